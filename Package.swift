@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every Interlude target shares: Swift 6 mode, warnings as errors, and the upcoming
+/// features the house style relies on.
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+
+let package = Package(
+    name: "Interlude",
+    products: [
+        .library(name: "MediaTime", targets: ["MediaTime"]),
+        .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
+        .executable(name: "interlude", targets: ["interlude"]),
+    ],
+    targets: [
+        .target(name: "MediaTime", swiftSettings: strictSettings),
+        .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .target(
+            name: "InterludeCommandLine",
+            dependencies: ["MediaTime", "HLSPlaylist"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "interlude",
+            dependencies: ["InterludeCommandLine"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HLSPlaylistTests",
+            dependencies: ["HLSPlaylist", "MediaTime"],
+            resources: [.copy("Corpus")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "InterludeCommandLineTests",
+            dependencies: ["InterludeCommandLine", "HLSPlaylist"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)
