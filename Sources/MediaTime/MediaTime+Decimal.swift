@@ -89,7 +89,7 @@ extension MediaTime {
             digits += 1
         }
         if power % Int64(reduced.timescale) != 0 {
-            digits = max(0, min(fallbackDigits, 9))
+            digits = Swift.max(0, Swift.min(fallbackDigits, 9))
             power = 1
             for _ in 0..<digits { power *= 10 }
         }
@@ -117,7 +117,7 @@ extension MediaTime {
     /// is `"6.000"`.
     public func fixedDecimalString(digits: Int) -> String {
         guard isNumeric else { return decimalString() }
-        let digits = max(0, min(digits, 9))
+        let digits = Swift.max(0, Swift.min(digits, 9))
         var power: Int128 = 1
         for _ in 0..<digits { power *= 10 }
         let units = Int128(value) * power

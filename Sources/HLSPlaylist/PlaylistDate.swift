@@ -1,0 +1,212 @@
+import MediaTime
+
+/// An absolute date as HLS writes it: ISO 8601 / RFC 3339 with an optional fraction and time zone
+/// (`2026-11-30T05:00:00.000Z`), used by EXT-X-PROGRAM-DATE-TIME and EXT-X-DATERANGE.
+///
+/// Stored as whole nanoseconds since 1970-01-01T00:00:00Z, so differences between dates are exact
+/// ``MediaTime`` values. A date written without a zone is taken as UTC (RFC 8216bis §4.4.4.6 asks
+/// for a zone; clients treat its absence as UTC).
+///
+///     let a = PlaylistDate(iso8601: "2026-11-30T05:00:00Z")!
+///     let b = PlaylistDate(iso8601: "2026-11-30T06:00:09.009+01:00")!
+///     b.timeIntervalSince(a)          // 9.009 exactly
+public struct PlaylistDate: Sendable, Hashable, Comparable {
+    /// Nanoseconds since the Unix epoch.
+    public var nanosecondsSince1970: Int64
+    /// The zone offset the date was written with, in seconds east of UTC; `nil` when it had none.
+    /// Kept for display; equality and order use the instant only.
+    public var timeZoneOffsetSeconds: Int32?
+
+    /// The date `nanosecondsSince1970` nanoseconds after the epoch.
+    public init(nanosecondsSince1970: Int64, timeZoneOffsetSeconds: Int32? = 0) {
+        self.nanosecondsSince1970 = nanosecondsSince1970
+        self.timeZoneOffsetSeconds = timeZoneOffsetSeconds
+    }
+
+    /// The date `seconds` after the epoch (exact when `seconds` has at most nine fractional digits).
+    public init(secondsSince1970 seconds: MediaTime, timeZoneOffsetSeconds: Int32? = 0) {
+        let nanos = seconds.converted(toTimescale: 1_000_000_000)?.value ?? 0
+        self.init(nanosecondsSince1970: nanos, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
+    }
+
+    /// Seconds since the epoch, exactly.
+    public var secondsSince1970: MediaTime {
+        MediaTime(value: nanosecondsSince1970, timescale: 1_000_000_000).reduced
+    }
+
+    /// Parses ISO 8601 text; `nil` when it is not a valid date.
+    public init?(iso8601 text: some StringProtocol) {
+        var text = String(text)
+        guard let date = text.withUTF8({ PlaylistDate.parse($0, 0, $0.count) }) else { return nil }
+        self = date
+    }
+
+    /// The exact time from `other` to this date (positive when this date is later).
+    public func timeIntervalSince(_ other: PlaylistDate) -> MediaTime {
+        MediaTime(value: nanosecondsSince1970 &- other.nanosecondsSince1970, timescale: 1_000_000_000).reduced
+    }
+
+    /// This date moved by `interval` (rounded to the nanosecond).
+    public func adding(_ interval: MediaTime) -> PlaylistDate {
+        let nanos = interval.converted(toTimescale: 1_000_000_000)?.value ?? 0
+        return PlaylistDate(nanosecondsSince1970: nanosecondsSince1970 &+ nanos, timeZoneOffsetSeconds: timeZoneOffsetSeconds)
+    }
+
+    /// Same instant.
+    public static func == (lhs: PlaylistDate, rhs: PlaylistDate) -> Bool {
+        lhs.nanosecondsSince1970 == rhs.nanosecondsSince1970
+    }
+
+    /// Hashes the instant.
+    public func hash(into hasher: inout Hasher) { hasher.combine(nanosecondsSince1970) }
+
+    /// Earlier instant first.
+    public static func < (lhs: PlaylistDate, rhs: PlaylistDate) -> Bool {
+        lhs.nanosecondsSince1970 < rhs.nanosecondsSince1970
+    }
+
+    /// The canonical text: `YYYY-MM-DDThh:mm:ss.sssZ` in the original zone when one was given,
+    /// with millisecond precision unless finer digits are needed.
+    public var iso8601String: String {
+        let offset = Int64(timeZoneOffsetSeconds ?? 0)
+        let local = nanosecondsSince1970 + offset * 1_000_000_000
+        var seconds = local / 1_000_000_000
+        var nanos = local % 1_000_000_000
+        if nanos < 0 {
+            nanos += 1_000_000_000
+            seconds -= 1
+        }
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = Self.civil(fromDays: days)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
+        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        var fraction = pad(nanos, 9)
+        while fraction.count > 3, fraction.hasSuffix("0") { fraction.removeLast() }
+        text += "." + fraction
+        if offset == 0 {
+            text += "Z"
+        } else {
+            let magnitude = abs(offset)
+            text += (offset < 0 ? "-" : "+") + "\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
+        }
+        return text
+    }
+
+    /// Parses `bytes[start..<end]` as an ISO 8601 date-time: `YYYY-MM-DDThh:mm[:ss[.f…]][Z|±hh[:]mm]`.
+    ///
+    /// The playlist parser's hot path (a 24-hour DVR playlist has 43,200 of these): no allocation.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> PlaylistDate? {
+        var index = start
+        @inline(__always) func digits(_ count: Int) -> Int64? {
+            guard index + count <= end else { return nil }
+            var value: Int64 = 0
+            for offset in 0..<count {
+                let digit = bytes[index + offset] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            index += count
+            return value
+        }
+        @inline(__always) func expect(_ byte: UInt8) -> Bool {
+            guard index < end, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2)
+        else { return nil }
+        guard index < end, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == 0x20
+        else { return nil }
+        index += 1
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2) else { return nil }
+        var second: Int64 = 0
+        var nanos: Int64 = 0
+        if expect(UInt8(ascii: ":")) {
+            guard let value = digits(2) else { return nil }
+            second = value
+            if index < end, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                var scale: Int64 = 100_000_000
+                var count = 0
+                while index < end {
+                    let digit = bytes[index] &- 48
+                    guard digit < 10 else { break }
+                    nanos += Int64(digit) * scale
+                    scale /= 10
+                    index += 1
+                    count += 1
+                }
+                guard count > 0 else { return nil }
+            }
+        }
+        var zone: Int32?
+        if index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "Z") || byte == UInt8(ascii: "z") {
+                zone = 0
+                index += 1
+            } else if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                index += 1
+                guard let zoneHours = digits(2) else { return nil }
+                _ = expect(UInt8(ascii: ":"))
+                let zoneMinutes = digits(2) ?? 0
+                guard zoneHours < 24, zoneMinutes < 60 else { return nil }
+                let magnitude = Int32(zoneHours * 3600 + zoneMinutes * 60)
+                zone = byte == UInt8(ascii: "-") ? -magnitude : magnitude
+            }
+        }
+        guard index == end, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
+        let days = Self.days(fromCivil: year, month, day)
+        let local = ((days * 24 + hour) * 60 + minute) * 60 + second
+        let utc = local - Int64(zone ?? 0)
+        return PlaylistDate(nanosecondsSince1970: utc * 1_000_000_000 + nanos, timeZoneOffsetSeconds: zone)
+    }
+
+    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's algorithm).
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01.
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+extension PlaylistDate: CustomStringConvertible {
+    /// The ISO 8601 form.
+    public var description: String { iso8601String }
+}

@@ -1,0 +1,208 @@
+import MediaTime
+
+/// An EXT-X-DATERANGE tag (RFC 8216bis §4.4.5.1), with every attribute of HLS interstitials
+/// (Appendix D) typed.
+///
+/// Every attribute is optional in the model, because a later tag with the same ``id`` may add
+/// attributes that an earlier one left out (§4.4.5.1: "any other required attribute MAY be omitted
+/// if it is present in the first tag"). ``merging(_:)`` consolidates such tags.
+///
+///     #EXT-X-DATERANGE:ID="ad1",CLASS="com.apple.hls.interstitial",START-DATE="2026-11-30T05:00:10Z",
+///       DURATION=15,X-ASSET-LIST="ads.json",X-TIMELINE-OCCUPIES="RANGE"
+public struct DateRange: Sendable, Hashable {
+    /// The CLASS value that makes a date range an HLS interstitial (singular; Appendix D.2).
+    public static let interstitialClass = "com.apple.hls.interstitial"
+    /// The CLASS value of an Appendix F preload range.
+    public static let preloadClass = "com.apple.hls.preload"
+
+    /// `ID`: identifies the range within the playlist; required.
+    public var id: String
+    /// `CLASS`: the semantics shared by ranges of the same class.
+    public var className: String?
+    /// `START-DATE`: when the range starts; required unless an earlier tag with the same ID gave it.
+    public var startDate: PlaylistDate?
+    /// `CUE`: when the action the range controls triggers (PRE, POST, ONCE).
+    public var cue: [Cue]?
+    /// `END-DATE`: when the range ends; not before START-DATE.
+    public var endDate: PlaylistDate?
+    /// `DURATION`: the range's duration; not negative.
+    public var duration: MediaTime?
+    /// `PLANNED-DURATION`: the expected duration while the real one is unknown; not negative.
+    public var plannedDuration: MediaTime?
+    /// `END-ON-NEXT=YES`: the range ends where the next range of the same class starts.
+    public var endOnNext: Bool?
+    /// `SCTE35-CMD`: an SCTE-35 splice_info_section, as a hexadecimal sequence.
+    public var scte35Command: String?
+    /// `SCTE35-OUT`: the splice-out command.
+    public var scte35Out: String?
+    /// `SCTE35-IN`: the splice-in command.
+    public var scte35In: String?
+
+    /// `X-ASSET-URI`: the absolute URI of the single interstitial asset.
+    public var assetURI: String?
+    /// `X-ASSET-LIST`: the URI of a JSON asset list (absolute or relative to the playlist).
+    public var assetList: String?
+    /// `X-RESUME-OFFSET`: where primary resumes, relative to where the break was scheduled; signed.
+    public var resumeOffset: MediaTime?
+    /// `X-PLAYOUT-LIMIT`: the most the break may play.
+    public var playoutLimit: MediaTime?
+    /// `X-SNAP`: align the break's start (OUT) or primary's resumption (IN) to segment boundaries.
+    public var snap: [Snap]?
+    /// `X-RESTRICT`: navigation restrictions (SKIP, JUMP).
+    public var restrict: [Restriction]?
+    /// `X-TIMELINE-OCCUPIES`: "POINT" (default) or "RANGE" on a timeline UI.
+    public var timelineOccupies: TimelineOccupancy?
+    /// `X-TIMELINE-STYLE`: "HIGHLIGHT" (default) or "PRIMARY".
+    public var timelineStyle: TimelineStyle?
+    /// `X-CONTENT-MAY-VARY`: "YES" (default) or "NO" (every player gets the same content).
+    public var contentMayVary: YesNo?
+    /// `X-SKIP-CONTROL-OFFSET`: seconds into the break when a skip button appears.
+    public var skipControlOffset: MediaTime?
+    /// `X-SKIP-CONTROL-DURATION`: how long the skip button stays.
+    public var skipControlDuration: MediaTime?
+    /// `X-SKIP-CONTROL-LABEL-ID`: the key of a localised skip label (`[a-zA-Z_-]` only).
+    public var skipControlLabelID: String?
+    /// Appendix F preload ranges: `X-URI`, the resource to preload.
+    public var preloadURI: String?
+    /// Appendix F: `X-TARGET-ID`, the ID of the range whose resource is preloaded.
+    public var preloadTargetID: String?
+    /// Appendix F: `X-TARGET-CLASS`, the CLASS of that range.
+    public var preloadTargetClass: String?
+
+    /// Other `X-` client attributes, in the order written, with their value types.
+    public var clientAttributes: [Attribute]
+    /// Attributes that are neither in the specification nor client attributes (kept, flagged by the
+    /// validator).
+    public var unknownAttributes: [Attribute]
+
+    /// A date range with an ID and nothing else.
+    public init(id: String, className: String? = nil, startDate: PlaylistDate? = nil) {
+        self.id = id
+        self.className = className
+        self.startDate = startDate
+        self.clientAttributes = []
+        self.unknownAttributes = []
+    }
+
+    /// Whether this range is an HLS interstitial.
+    public var isInterstitial: Bool { className == Self.interstitialClass }
+
+    /// The duration given by DURATION, or else by END-DATE − START-DATE.
+    public var resolvedDuration: MediaTime? {
+        if let duration { return duration }
+        if let endDate, let startDate { return endDate.timeIntervalSince(startDate) }
+        return nil
+    }
+
+    /// The end date given by END-DATE, or else START-DATE + DURATION.
+    public var resolvedEndDate: PlaylistDate? {
+        if let endDate { return endDate }
+        if let startDate, let duration { return startDate.adding(duration) }
+        return nil
+    }
+
+    /// The value of a client attribute, if present.
+    public func clientAttribute(named name: String) -> AttributeValue? {
+        clientAttributes.first { $0.name == name }?.value
+    }
+}
+
+extension DateRange {
+    /// A token of the `CUE` attribute.
+    public struct Cue: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The token as written.
+        public var rawValue: String
+        /// Creates a token.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Trigger before primary playback starts, wherever it starts.
+        public static let pre = Cue(rawValue: "PRE")
+        /// Trigger after primary has played to its end without error.
+        public static let post = Cue(rawValue: "POST")
+        /// Trigger at most once.
+        public static let once = Cue(rawValue: "ONCE")
+        /// Whether this is one of the specification's tokens.
+        public var isKnown: Bool { self == .pre || self == .post || self == .once }
+        /// The token.
+        public var description: String { rawValue }
+    }
+
+    /// A token of the `X-SNAP` attribute.
+    public struct Snap: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The token as written.
+        public var rawValue: String
+        /// Creates a token.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Leave primary at the segment boundary nearest the start date.
+        public static let out = Snap(rawValue: "OUT")
+        /// Resume primary at the segment boundary nearest the resumption point.
+        public static let `in` = Snap(rawValue: "IN")
+        /// Whether this is one of the specification's tokens.
+        public var isKnown: Bool { self == .out || self == .in }
+        /// The token.
+        public var description: String { rawValue }
+    }
+
+    /// A token of the `X-RESTRICT` attribute.
+    public struct Restriction: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The token as written.
+        public var rawValue: String
+        /// Creates a token.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// No seeking forward or rate above 1 while the break plays.
+        public static let skip = Restriction(rawValue: "SKIP")
+        /// No seeking across the break without playing it first.
+        public static let jump = Restriction(rawValue: "JUMP")
+        /// Whether this is one of the specification's tokens.
+        public var isKnown: Bool { self == .skip || self == .jump }
+        /// The token.
+        public var description: String { rawValue }
+    }
+
+    /// The value of `X-TIMELINE-OCCUPIES`.
+    public struct TimelineOccupancy: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The value as written.
+        public var rawValue: String
+        /// Creates a value.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The break occupies a single point on the timeline (the default).
+        public static let point = TimelineOccupancy(rawValue: "POINT")
+        /// The break occupies a range as long as its duration.
+        public static let range = TimelineOccupancy(rawValue: "RANGE")
+        /// Whether this is one of the specification's values.
+        public var isKnown: Bool { self == .point || self == .range }
+        /// The value.
+        public var description: String { rawValue }
+    }
+
+    /// The value of `X-TIMELINE-STYLE`.
+    public struct TimelineStyle: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The value as written.
+        public var rawValue: String
+        /// Creates a value.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Shown as distinct from primary content (the default).
+        public static let highlight = TimelineStyle(rawValue: "HIGHLIGHT")
+        /// Not differentiated from primary content.
+        public static let primary = TimelineStyle(rawValue: "PRIMARY")
+        /// Whether this is one of the specification's values.
+        public var isKnown: Bool { self == .highlight || self == .primary }
+        /// The value.
+        public var description: String { rawValue }
+    }
+
+    /// A quoted `"YES"` / `"NO"` value such as `X-CONTENT-MAY-VARY`.
+    public struct YesNo: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The value as written.
+        public var rawValue: String
+        /// Creates a value.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// "YES".
+        public static let yes = YesNo(rawValue: "YES")
+        /// "NO".
+        public static let no = YesNo(rawValue: "NO")
+        /// `true` for YES, `false` for NO, `nil` for anything else (which counts as absent).
+        public var boolValue: Bool? { self == .yes ? true : self == .no ? false : nil }
+        /// The value.
+        public var description: String { rawValue }
+    }
+}

@@ -1,0 +1,3 @@
+import InterludeCommandLine
+
+InterludeCommand.main()
