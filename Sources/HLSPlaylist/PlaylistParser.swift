@@ -235,9 +235,11 @@ struct ParserState {
     var media = MediaPlaylist(targetDurationSeconds: 0)
     var sawTargetDuration = false
     var segments: [MediaSegment] = []
-    var pending = MediaSegment(uri: "", duration: .zero)
+    /// Whether the last element of `segments` is still collecting its tags (no URI line yet).
+    var hasOpenSegment = false
     var pendingHasInfo = false
     var pendingInfoLine = 0
+    var pendingDateLine: Int32 = 0
     var currentKeys: [EncryptionKey] = []
     var keysJustSet = false
     var currentMap: MediaInitializationSection?
@@ -332,7 +334,8 @@ struct ParserState {
         if kind == .multivariant {
             multivariant.otherLines.append(line)
         } else {
-            pending.otherLines.append(line)
+            let index = openSegment()
+            segments[index].otherLines.append(line)
         }
     }
 
@@ -355,14 +358,17 @@ struct ParserState {
         }
         var uri = string(buffer, start, end)
         if !variables.isEmpty || !definitions.isEmpty { uri = try substituted(uri, column: 1) }
-        pending.uri = uri
-        pending.keys = currentKeys
-        pending.map = currentMap
-        pending.bitrateKbps = currentBitrate
-        segments.append(pending)
+        let index = segments.count - 1
+        segments[index].uri = uri
+        if !currentKeys.isEmpty { segments[index].keys = currentKeys }
+        if currentMap != nil { segments[index].map = currentMap }
+        segments[index].bitrateKbps = currentBitrate
+        hasOpenSegment = false
         lines.segments.append(Int32(lineNumber))
-        pending = MediaSegment(uri: "", duration: .zero)
+        lines.programDateTimes.append(pendingDateLine)
+        pendingDateLine = 0
         pendingHasInfo = false
+        if segments.count == 256 { reserveForRemainingSegments(consumedBytes: lineEnd) }
         keysJustSet = false
     }
 
@@ -387,20 +393,20 @@ struct ParserState {
                             "EXT-X-PROGRAM-DATE-TIME must be an ISO 8601 date-time such as 2026-11-30T05:00:00.000Z")
                 return
             }
-            pending.programDateTime = date
-            lines.programDateTimes[segments.count] = Int32(lineNumber)
+            segments[openSegment()].programDateTime = date
+            pendingDateLine = Int32(lineNumber)
         case .byteRange:
             guard let range = ByteRange(playlistText: string(buffer, valueStart, end)) else {
                 try problem(.malformedTag, column: valueStart - start + 1, "EXT-X-BYTERANGE must be <length>[@<offset>] in bytes")
                 return
             }
-            pending.byteRange = range
+            segments[openSegment()].byteRange = range
         case .discontinuity:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            pending.isDiscontinuity = true
+            segments[openSegment()].isDiscontinuity = true
         case .gap:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            pending.isGap = true
+            segments[openSegment()].isGap = true
         case .key:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
@@ -430,13 +436,13 @@ struct ParserState {
             currentBitrate = value
         case .part:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
-            do { pending.parts.append(try PartialSegment(attributes: attributes)) } catch {
+            do { segments[openSegment()].parts.append(try PartialSegment(attributes: attributes)) } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .dateRange:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
-                pending.dateRanges.append(try DateRange(attributes: attributes))
+                segments[openSegment()].dateRanges.append(try DateRange(attributes: attributes))
                 lines.dateRanges.append(Int32(lineNumber))
             } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
@@ -570,13 +576,13 @@ struct ParserState {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .cueOut:
-            pending.adMarkers.append(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
+            segments[openSegment()].adMarkers.append(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
         case .cueOutCont:
-            pending.adMarkers.append(.cueOutContinuation(value: string(buffer, valueStart, end)))
+            segments[openSegment()].adMarkers.append(.cueOutContinuation(value: string(buffer, valueStart, end)))
         case .cueIn:
-            pending.adMarkers.append(.cueIn)
+            segments[openSegment()].adMarkers.append(.cueIn)
         case .oatclsSCTE35:
-            pending.adMarkers.append(.oatclsSCTE35(string(buffer, valueStart, end)))
+            segments[openSegment()].adMarkers.append(.oatclsSCTE35(string(buffer, valueStart, end)))
         }
     }
 
@@ -592,12 +598,34 @@ struct ParserState {
         if pendingHasInfo {
             try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
         }
-        pending.duration = duration
+        segments[openSegment()].duration = duration
         if comma + 1 < end {
-            pending.title = string(buffer, comma + 1, end)
+            segments[openSegment()].title = string(buffer, comma + 1, end)
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
+    }
+
+    // MARK: Segments
+
+    /// The index of the segment collecting tags, appending an empty one if none is open. Tags are
+    /// written straight into the array's last element, so no segment is ever copied.
+    @inline(__always)
+    mutating func openSegment() -> Int {
+        if !hasOpenSegment {
+            segments.append(MediaSegment(uri: "", duration: .zero))
+            hasOpenSegment = true
+        }
+        return segments.count - 1
+    }
+
+    /// Reserves room for the rest of the segments, estimated from the bytes the first ones took,
+    /// so the array grows once instead of doubling (and copying) a dozen times.
+    private mutating func reserveForRemainingSegments(consumedBytes: Int) {
+        guard let total = currentBuffer?.count, consumedBytes > 0 else { return }
+        let bytesPerSegment = max(1, consumedBytes / segments.count)
+        let estimate = segments.count + (total - consumedBytes) / bytesPerSegment + 16
+        segments.reserveCapacity(estimate + estimate / 32)
     }
 
     // MARK: Kinds, variables, occurrences
@@ -606,9 +634,9 @@ struct ParserState {
         if kind == .either {
             kind = scope
             kindDecidedAtLine = lineNumber
-            if scope == .multivariant, !pending.otherLines.isEmpty {
-                multivariant.otherLines.append(contentsOf: pending.otherLines)
-                pending.otherLines = []
+            if scope == .multivariant, hasOpenSegment, let open = segments.popLast() {
+                hasOpenSegment = false
+                multivariant.otherLines.append(contentsOf: open.otherLines)
             }
         } else if kind != scope {
             let other = kind == .media ? "media" : "multivariant"
@@ -723,11 +751,14 @@ struct ParserState {
             result.isIndependentSegments = isIndependentSegments
             result.start = start
             result.definitions = definitions
+            if hasOpenSegment, let open = segments.popLast() {
+                hasOpenSegment = false
+                result.trailingParts = open.parts
+                result.trailingDateRanges = open.dateRanges
+                result.trailingAdMarkers = open.adMarkers
+                result.trailingLines = open.otherLines
+            }
             result.segments = segments
-            result.trailingParts = pending.parts
-            result.trailingDateRanges = pending.dateRanges
-            result.trailingAdMarkers = pending.adMarkers
-            result.trailingLines = pending.otherLines
             result.attach(source: source)
             playlist = .media(result)
         }
