@@ -186,28 +186,89 @@ enum TagName: UInt8, CaseIterable {
 
     enum Scope { case media, multivariant, either }
 
-    /// Names bucketed by length, for matching a name slice with at most a few comparisons.
-    static let byLength: [[(bytes: [UInt8], tag: TagName)]] = {
-        var table = Array(repeating: [(bytes: [UInt8], tag: TagName)](), count: 32)
-        for tag in TagName.allCases {
-            let bytes = Array(tag.text.utf8)
-            table[bytes.count].append((bytes, tag))
-        }
-        return table
-    }()
-
-    /// Matches `buffer[start..<end]` against the known names.
+    /// Matches `buffer[start..<end]` against the known names: a switch on the length, then one
+    /// `memcmp` per candidate of that length against a static string (no allocation, no retain).
     @inline(__always)
     static func match(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> TagName? {
+        guard let base = buffer.baseAddress else { return nil }
+        let name = base + start
         let length = end - start
-        guard length < 32, let base = buffer.baseAddress else { return nil }
-        for candidate in byLength[length] {
-            let equal = candidate.bytes.withUnsafeBufferPointer { name in
-                memcmp(base + start, name.baseAddress!, length) == 0
-            }
-            if equal { return candidate.tag }
+        @inline(__always) func equals(_ text: StaticString) -> Bool { memcmp(name, text.utf8Start, length) == 0 }
+        switch length {
+        case 6:
+            if equals("EXTINF") { return .extinf }
+            return nil
+        case 9:
+            if equals("EXT-X-KEY") { return .key }
+            if equals("EXT-X-MAP") { return .map }
+            if equals("EXT-X-GAP") { return .gap }
+            return nil
+        case 10:
+            if equals("EXT-X-PART") { return .part }
+            if equals("EXT-X-SKIP") { return .skip }
+            return nil
+        case 11:
+            if equals("EXT-X-START") { return .start }
+            if equals("EXT-X-MEDIA") { return .media }
+            return nil
+        case 12:
+            if equals("EXT-X-DEFINE") { return .define }
+            if equals("EXT-X-CUE-IN") { return .cueIn }
+            return nil
+        case 13:
+            if equals("EXT-X-BITRATE") { return .bitrate }
+            if equals("EXT-X-VERSION") { return .version }
+            if equals("EXT-X-ENDLIST") { return .endList }
+            if equals("EXT-X-CUE-OUT") { return .cueOut }
+            return nil
+        case 14:
+            if equals("EXT-X-PART-INF") { return .partInf }
+            return nil
+        case 15:
+            if equals("EXT-X-DATERANGE") { return .dateRange }
+            if equals("EXT-X-BYTERANGE") { return .byteRange }
+            return nil
+        case 16:
+            if equals("EXT-X-STREAM-INF") { return .streamInf }
+            return nil
+        case 17:
+            if equals("EXT-X-SESSION-KEY") { return .sessionKey }
+            if equals("EXT-OATCLS-SCTE35") { return .oatclsSCTE35 }
+            return nil
+        case 18:
+            if equals("EXT-X-PRELOAD-HINT") { return .preloadHint }
+            if equals("EXT-X-SESSION-DATA") { return .sessionData }
+            if equals("EXT-X-CUE-OUT-CONT") { return .cueOutCont }
+            return nil
+        case 19:
+            if equals("EXT-X-DISCONTINUITY") { return .discontinuity }
+            if equals("EXT-X-PLAYLIST-TYPE") { return .playlistType }
+            if equals("EXT-X-I-FRAMES-ONLY") { return .iFramesOnly }
+            return nil
+        case 20:
+            if equals("EXT-X-TARGETDURATION") { return .targetDuration }
+            if equals("EXT-X-MEDIA-SEQUENCE") { return .mediaSequence }
+            if equals("EXT-X-SERVER-CONTROL") { return .serverControl }
+            return nil
+        case 22:
+            if equals("EXT-X-RENDITION-REPORT") { return .renditionReport }
+            if equals("EXT-X-CONTENT-STEERING") { return .contentSteering }
+            return nil
+        case 23:
+            if equals("EXT-X-PROGRAM-DATE-TIME") { return .programDateTime }
+            return nil
+        case 24:
+            if equals("EXT-X-I-FRAME-STREAM-INF") { return .iFrameStreamInf }
+            return nil
+        case 26:
+            if equals("EXT-X-INDEPENDENT-SEGMENTS") { return .independentSegments }
+            return nil
+        case 28:
+            if equals("EXT-X-DISCONTINUITY-SEQUENCE") { return .discontinuitySequence }
+            return nil
+        default:
+            return nil
         }
-        return nil
     }
 }
 
@@ -335,7 +396,7 @@ struct ParserState {
             multivariant.otherLines.append(line)
         } else {
             let index = openSegment()
-            segments[index].otherLines.append(line)
+            segments[index].extras.modify { $0.otherLines.append(line) }
         }
     }
 
@@ -361,7 +422,7 @@ struct ParserState {
         let index = segments.count - 1
         segments[index].uri = uri
         if !currentKeys.isEmpty { segments[index].keys = currentKeys }
-        if currentMap != nil { segments[index].map = currentMap }
+        if let currentMap { segments[index].extras.modify { $0.map = currentMap } }
         segments[index].bitrateKbps = currentBitrate
         hasOpenSegment = false
         lines.segments.append(Int32(lineNumber))
@@ -400,7 +461,7 @@ struct ParserState {
                 try problem(.malformedTag, column: valueStart - start + 1, "EXT-X-BYTERANGE must be <length>[@<offset>] in bytes")
                 return
             }
-            segments[openSegment()].byteRange = range
+            segments[openSegment()].extras.modify { $0.byteRange = range }
         case .discontinuity:
             try noValue(tag, hasValue: hasValue, valueStart - start)
             segments[openSegment()].isDiscontinuity = true
@@ -436,13 +497,17 @@ struct ParserState {
             currentBitrate = value
         case .part:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
-            do { segments[openSegment()].parts.append(try PartialSegment(attributes: attributes)) } catch {
+            do {
+                let part = try PartialSegment(attributes: attributes)
+                segments[openSegment()].extras.modify { $0.parts.append(part) }
+            } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .dateRange:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
-                segments[openSegment()].dateRanges.append(try DateRange(attributes: attributes))
+                let range = try DateRange(attributes: attributes)
+                segments[openSegment()].extras.modify { $0.dateRanges.append(range) }
                 lines.dateRanges.append(Int32(lineNumber))
             } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
@@ -576,13 +641,13 @@ struct ParserState {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .cueOut:
-            segments[openSegment()].adMarkers.append(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
+            appendAdMarker(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
         case .cueOutCont:
-            segments[openSegment()].adMarkers.append(.cueOutContinuation(value: string(buffer, valueStart, end)))
+            appendAdMarker(.cueOutContinuation(value: string(buffer, valueStart, end)))
         case .cueIn:
-            segments[openSegment()].adMarkers.append(.cueIn)
+            appendAdMarker(.cueIn)
         case .oatclsSCTE35:
-            segments[openSegment()].adMarkers.append(.oatclsSCTE35(string(buffer, valueStart, end)))
+            appendAdMarker(.oatclsSCTE35(string(buffer, valueStart, end)))
         }
     }
 
@@ -600,7 +665,8 @@ struct ParserState {
         }
         segments[openSegment()].duration = duration
         if comma + 1 < end {
-            segments[openSegment()].title = string(buffer, comma + 1, end)
+            let title = string(buffer, comma + 1, end)
+            segments[openSegment()].extras.modify { $0.title = title }
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
@@ -626,6 +692,10 @@ struct ParserState {
         let bytesPerSegment = max(1, consumedBytes / segments.count)
         let estimate = segments.count + (total - consumedBytes) / bytesPerSegment + 16
         segments.reserveCapacity(estimate + estimate / 32)
+    }
+
+    private mutating func appendAdMarker(_ marker: AdMarker) {
+        segments[openSegment()].extras.modify { $0.adMarkers.append(marker) }
     }
 
     // MARK: Kinds, variables, occurrences
