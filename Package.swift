@@ -16,14 +16,16 @@ let package = Package(
     products: [
         .library(name: "MediaTime", targets: ["MediaTime"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
+        .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
         .target(name: "MediaTime", swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["MediaTime", "HLSPlaylist"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -36,6 +38,11 @@ let package = Package(
             name: "HLSPlaylistTests",
             dependencies: ["HLSPlaylist", "MediaTime"],
             resources: [.copy("Corpus")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HLSInterstitialsTests",
+            dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(

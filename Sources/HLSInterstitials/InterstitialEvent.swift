@@ -1,0 +1,252 @@
+import HLSPlaylist
+import MediaTime
+
+/// An interstitial: a separate asset (an ad, a promo, a recap) scheduled on a primary item's
+/// timeline, with the properties of Apple's `AVPlayerInterstitialEvent` and the attributes of an
+/// HLS interstitial EXT-X-DATERANGE (RFC 8216bis Appendix D).
+///
+/// Events come from two places, with different defaults:
+/// - a playlist's DATERANGE with `CLASS="com.apple.hls.interstitial"` (``init(dateRange:)``): when
+///   X-RESUME-OFFSET is absent the resumption offset is the break's duration (primary skips as much
+///   content as the break lasted), and X-TIMELINE-OCCUPIES defaults to POINT;
+/// - the client API (``init(identifier:start:assetURIs:...)``), like Apple's programmatic events:
+///   the resumption offset defaults to zero (primary resumes where it left off).
+public struct InterstitialEvent: Sendable, Hashable, Identifiable {
+    /// Where on the primary timeline the event is scheduled.
+    public enum Start: Sendable, Hashable {
+        /// A primary item time (programmatic events created with a time).
+        case time(MediaTime)
+        /// A date, mapped through EXT-X-PROGRAM-DATE-TIME (`START-DATE`).
+        case date(PlaylistDate)
+    }
+
+    /// When the event triggers relative to primary playback (`CUE`; Apple's `cue`).
+    public enum Cue: String, Sendable, Hashable {
+        /// At its start time.
+        case none
+        /// Before primary playback starts, wherever it starts (`CUE="PRE"`, Apple's `joinCue`).
+        case join
+        /// After primary has played to its end without error (`CUE="POST"`, Apple's `leaveCue`).
+        case leave
+    }
+
+    /// How the event appears on an integrated timeline (`X-TIMELINE-OCCUPIES`).
+    public enum TimelineOccupancy: String, Sendable, Hashable {
+        /// A single point: the break takes no length; time stands still while it plays (default).
+        case singlePoint
+        /// A range as long as the break: time advances through it.
+        case fill
+    }
+
+    /// Navigation restrictions (`X-RESTRICT`; Apple's `AVPlayerInterstitialEvent.Restrictions`).
+    public struct Restrictions: OptionSet, Sendable, Hashable {
+        /// The raw bits.
+        public var rawValue: Int
+        /// Creates restrictions.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `JUMP`: no seek from before the event to after it without playing it first.
+        public static let constrainsSeekingForwardInPrimaryContent = Restrictions(rawValue: 1 << 0)
+        /// `SKIP`: while the event plays, no seeking forward and no rate above 1.
+        public static let requiresPlaybackAtPreferredRateForAdvancement = Restrictions(rawValue: 1 << 2)
+    }
+
+    /// When a skip button appears during the break and for how long (D.3), relative to the start
+    /// of the whole break.
+    public struct SkipControl: Sendable, Hashable {
+        /// Seconds into the break before the button appears (0 = at once).
+        public var offset: MediaTime
+        /// How long the button stays; `nil` = until the break ends.
+        public var duration: MediaTime?
+        /// The key of a localised label, if any.
+        public var labelID: String?
+
+        /// A skip control.
+        public init(offset: MediaTime, duration: MediaTime? = nil, labelID: String? = nil) {
+            self.offset = offset
+            self.duration = duration
+            self.labelID = labelID
+        }
+    }
+
+    /// Where the event came from, which decides its defaults.
+    public enum Origin: String, Sendable, Hashable {
+        /// A DATERANGE tag of the primary playlist.
+        case playlist
+        /// The client API.
+        case client
+    }
+
+    /// The identifier (`ID`); unique among a primary item's events.
+    public var identifier: String
+    /// Where it is scheduled.
+    public var start: Start
+    /// The asset URIs to play in order (`X-ASSET-URI`, or client template items).
+    public var assetURIs: [String]
+    /// The URI of a JSON asset list to fetch (`X-ASSET-LIST`), resolved against the playlist URI.
+    public var assetListURI: String?
+    /// The resumption offset: `nil` means the default of the event's ``origin`` (for a playlist event
+    /// the break's duration, for a client event zero); ``MediaTime/indefinite`` means resume by
+    /// the wall-clock time the break took (live). Signed (`X-RESUME-OFFSET`).
+    public var resumptionOffset: MediaTime?
+    /// The most the break may play (`X-PLAYOUT-LIMIT`); `nil` = no limit.
+    public var playoutLimit: MediaTime?
+    /// Leave primary at the segment boundary nearest the start (`X-SNAP=OUT`).
+    public var alignsStartWithPrimarySegmentBoundary: Bool
+    /// Resume primary at the segment boundary nearest the resumption point (`X-SNAP=IN`).
+    public var alignsResumptionWithPrimarySegmentBoundary: Bool
+    /// Navigation restrictions.
+    public var restrictions: Restrictions
+    /// When it triggers.
+    public var cue: Cue
+    /// `CUE=ONCE`: the event is not scheduled again once it has started playing.
+    public var willPlayOnce: Bool
+    /// Point or range on the integrated timeline.
+    public var timelineOccupancy: TimelineOccupancy
+    /// `X-TIMELINE-STYLE="PRIMARY"`: show the break unified with primary content.
+    public var supplementsPrimaryContent: Bool
+    /// `X-CONTENT-MAY-VARY`: whether participants may get different content (default true); a
+    /// break with `false` is played in sync by a coordinated group.
+    public var contentMayVary: Bool
+    /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`).
+    public var duration: MediaTime?
+    /// The expected duration while the real one is unknown (`PLANNED-DURATION`).
+    public var plannedDuration: MediaTime?
+    /// The skip button, if any.
+    public var skipControl: SkipControl?
+    /// Other `X-` attributes with their values as written.
+    public var userDefinedAttributes: [String: String]
+    /// Where the event came from.
+    public var origin: Origin
+
+    /// The identifier.
+    public var id: String { identifier }
+
+    /// A client-side event, with the defaults of Apple's programmatic events: resumption offset
+    /// zero, single-point occupancy, content that may vary, no restrictions.
+    public init(
+        identifier: String,
+        start: Start,
+        assetURIs: [String] = [],
+        assetListURI: String? = nil,
+        resumptionOffset: MediaTime? = .zero,
+        playoutLimit: MediaTime? = nil,
+        restrictions: Restrictions = [],
+        cue: Cue = .none,
+        willPlayOnce: Bool = false,
+        timelineOccupancy: TimelineOccupancy = .singlePoint,
+        supplementsPrimaryContent: Bool = false,
+        contentMayVary: Bool = true,
+        plannedDuration: MediaTime? = nil,
+        skipControl: SkipControl? = nil,
+        userDefinedAttributes: [String: String] = [:]
+    ) {
+        self.identifier = identifier
+        self.start = start
+        self.assetURIs = assetURIs
+        self.assetListURI = assetListURI
+        self.resumptionOffset = resumptionOffset
+        self.playoutLimit = playoutLimit
+        self.alignsStartWithPrimarySegmentBoundary = false
+        self.alignsResumptionWithPrimarySegmentBoundary = false
+        self.restrictions = restrictions
+        self.cue = cue
+        self.willPlayOnce = willPlayOnce
+        self.timelineOccupancy = timelineOccupancy
+        self.supplementsPrimaryContent = supplementsPrimaryContent
+        self.contentMayVary = contentMayVary
+        self.plannedDuration = plannedDuration
+        self.skipControl = skipControl
+        self.userDefinedAttributes = userDefinedAttributes
+        self.origin = .client
+    }
+}
+
+/// Why a DATERANGE cannot become an interstitial event.
+public struct InterstitialEventError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The date range's ID.
+    public var identifier: String
+    /// What is wrong.
+    public var message: String
+
+    /// `ID: message`.
+    public var description: String { "interstitial \"\(identifier)\": \(message)" }
+}
+
+extension InterstitialEvent {
+    /// The event a (consolidated) interstitial DATERANGE describes, with the specification's
+    /// defaults (Appendix D.2): resumption offset = the break's duration when X-RESUME-OFFSET is
+    /// absent, POINT occupancy, HIGHLIGHT style, content may vary. Unknown enumerated values count
+    /// as absent and unknown list tokens are ignored.
+    ///
+    /// - Throws: ``InterstitialEventError`` when the range is not an interstitial, has no
+    ///   START-DATE, or has neither or both of X-ASSET-URI and X-ASSET-LIST.
+    public init(dateRange range: DateRange) throws(InterstitialEventError) {
+        guard range.isInterstitial else {
+            throw InterstitialEventError(identifier: range.id, message: "CLASS is not \"\(DateRange.interstitialClass)\"")
+        }
+        guard let startDate = range.startDate else {
+            throw InterstitialEventError(identifier: range.id, message: "START-DATE is missing")
+        }
+        switch (range.assetURI, range.assetList) {
+        case (nil, nil):
+            throw InterstitialEventError(identifier: range.id, message: "needs X-ASSET-URI or X-ASSET-LIST")
+        case (.some, .some):
+            throw InterstitialEventError(identifier: range.id, message: "has both X-ASSET-URI and X-ASSET-LIST; exactly one is allowed")
+        default:
+            break
+        }
+        let cue = range.cue ?? []
+        let snap = range.snap ?? []
+        let restrict = range.restrict ?? []
+        var restrictions: Restrictions = []
+        if restrict.contains(.jump) { restrictions.insert(.constrainsSeekingForwardInPrimaryContent) }
+        if restrict.contains(.skip) { restrictions.insert(.requiresPlaybackAtPreferredRateForAdvancement) }
+        var attributes: [String: String] = [:]
+        for attribute in range.clientAttributes where attribute.name != "X-CUE" {
+            attributes[attribute.name] = attribute.value.text
+        }
+        self.init(
+            identifier: range.id,
+            start: .date(startDate),
+            assetURIs: range.assetURI.map { [$0] } ?? [],
+            assetListURI: range.assetList,
+            resumptionOffset: range.resumeOffset,
+            playoutLimit: range.playoutLimit,
+            restrictions: restrictions,
+            cue: cue.contains(.pre) ? .join : cue.contains(.post) ? .leave : .none,
+            willPlayOnce: cue.contains(.once),
+            timelineOccupancy: range.timelineOccupies == .range ? .fill : .singlePoint,
+            supplementsPrimaryContent: range.timelineStyle == .primary,
+            contentMayVary: range.contentMayVary?.boolValue ?? true,
+            plannedDuration: range.plannedDuration,
+            skipControl: range.skipControlOffset.map {
+                SkipControl(offset: $0, duration: range.skipControlDuration, labelID: range.skipControlLabelID)
+            },
+            userDefinedAttributes: attributes
+        )
+        self.duration = range.resolvedDuration
+        self.alignsStartWithPrimarySegmentBoundary = snap.contains(.out)
+        self.alignsResumptionWithPrimarySegmentBoundary = snap.contains(.in)
+        self.origin = .playlist
+    }
+
+    /// The interstitial events of a playlist, in tag order, with same-ID tags consolidated; tags
+    /// that cannot become events are returned as errors beside them (players ignore them).
+    ///
+    /// - Complexity: O(n + d) for n segments and d date ranges.
+    public static func events(in playlist: MediaPlaylist) -> (events: [InterstitialEvent], errors: [InterstitialEventError]) {
+        var events: [InterstitialEvent] = []
+        var errors: [InterstitialEventError] = []
+        for range in playlist.consolidatedDateRanges where range.isInterstitial {
+            do { events.append(try InterstitialEvent(dateRange: range)) } catch { errors.append(error) }
+        }
+        return (events, errors)
+    }
+
+    /// The duration the break is expected to play before assets are known: DURATION (or END-DATE −
+    /// START-DATE), else PLANNED-DURATION, capped by the playout limit; `nil` when unknown.
+    public var statedDuration: MediaTime? {
+        guard let base = duration ?? plannedDuration else { return playoutLimit }
+        return playoutLimit.map { MediaTime.min($0, base) } ?? base
+    }
+}

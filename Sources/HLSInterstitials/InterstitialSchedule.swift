@@ -1,0 +1,320 @@
+import HLSPlaylist
+import MediaTime
+
+/// Where every interstitial event plays on the primary timeline, and what plays between them
+/// (RFC 8216bis Appendix D.2, D.5; Apple's interstitial event controller).
+///
+/// The schedule is an ordered list of items: primary spans and breaks. Each break knows its
+/// primary start (after CUE and X-SNAP OUT), how long it plays, its effective resumption offset and
+/// where primary resumes (after cumulative offsets of breaks sharing the start, and X-SNAP IN).
+///
+///     let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist),
+///                                         events: InterstitialEvent.events(in: playlist).events)
+///     schedule.breaks.map(\.start)     // [0, 12, 24, 36]
+///
+/// - Complexity: O(n + e log e) for n segments (already in the ``PrimaryTimeline``) and e events.
+public struct InterstitialSchedule: Sendable, Hashable {
+    /// What is known of a break's asset list.
+    public enum AssetListState: Sendable, Hashable {
+        /// Not requested or not answered yet: the break's stated duration is used.
+        case pending
+        /// Answered: its assets' durations replace the stated duration.
+        case resolved(AssetList)
+        /// The request or the document failed: the break is skipped with resumption offset 0 (D.5).
+        case failed(String)
+    }
+
+    /// What the schedule is built for.
+    public struct Options: Sendable, Hashable {
+        /// Asset lists (or asset loads) known so far, by event identifier.
+        public var assetLists: [String: AssetListState]
+        /// `CUE=ONCE` events that have already started playing: they are not scheduled again.
+        public var playedOnce: Set<String>
+        /// Where playback starts on the primary timeline: the live join point, or a VOD start
+        /// position. Join (PRE) events play there. `nil` = the start of the primary timeline.
+        public var startTime: MediaTime?
+
+        /// Options.
+        public init(assetLists: [String: AssetListState] = [:], playedOnce: Set<String> = [], startTime: MediaTime? = nil) {
+            self.assetLists = assetLists
+            self.playedOnce = playedOnce
+            self.startTime = startTime
+        }
+    }
+
+    /// A scheduled break: one event with its resolved positions.
+    public struct Break: Sendable, Hashable, Identifiable {
+        /// The event.
+        public var event: InterstitialEvent
+        /// Where primary is left for the break, after CUE and X-SNAP OUT.
+        public var start: MediaTime
+        /// How long the break plays: resolved asset durations when known, else the stated
+        /// duration, capped by X-PLAYOUT-LIMIT; `nil` when unknown.
+        public var duration: MediaTime?
+        /// The effective resumption offset of this event alone.
+        public var resumptionOffset: MediaTime
+        /// Where primary resumes after this break and every earlier break sharing its start
+        /// (offsets add up), after X-SNAP IN.
+        public var resumeTime: MediaTime
+        /// What is known of its assets.
+        public var assetListState: AssetListState
+        /// The assets to play, when known (the asset list's, or the single X-ASSET-URI).
+        public var assets: [AssetList.Asset]?
+        /// The skip control in force (the asset list's overrides the event's).
+        public var skipControl: InterstitialEvent.SkipControl?
+
+        /// The event identifier.
+        public var id: String { event.identifier }
+
+        /// The length the break takes on the integrated timeline: zero for a single-point event,
+        /// its duration for a fill event.
+        public var integratedDuration: MediaTime {
+            event.timelineOccupancy == .fill ? (duration ?? .zero) : .zero
+        }
+
+        /// The length it takes on the playout timeline (every break its full duration).
+        public var playoutDuration: MediaTime { duration ?? .zero }
+
+        /// Whether it plays nothing (an empty asset list, a failed load, a zero duration).
+        public var playsNothing: Bool {
+            if case .failed = assetListState { return true }
+            if let assets, assets.isEmpty { return true }
+            return false
+        }
+
+        /// The asset playing `offset` into the break, and the offset into that asset.
+        public func asset(at offset: MediaTime) -> (index: Int, offset: MediaTime)? {
+            guard let assets, !assets.isEmpty else { return nil }
+            var start = MediaTime.zero
+            for (index, asset) in assets.enumerated() {
+                guard let length = asset.duration else { return (index, offset - start) }
+                if offset < start + length || index == assets.count - 1 { return (index, offset - start) }
+                start += length
+            }
+            return nil
+        }
+    }
+
+    /// An item of the schedule, in playback order.
+    public enum Item: Sendable, Hashable {
+        /// Primary content over `range` of the primary timeline.
+        case primary(MediaTimeRange)
+        /// A break.
+        case interstitial(Break)
+    }
+
+    /// Why an event is not on the schedule.
+    public enum ExclusionReason: String, Sendable, Hashable {
+        /// Its START-DATE cannot be mapped (the playlist has no EXT-X-PROGRAM-DATE-TIME).
+        case unmappableDate
+        /// It starts after the end of a VOD primary.
+        case afterEnd
+        /// It starts before the primary timeline (a live window that slid past it) and does not
+        /// cover the window's start.
+        case beforeStart
+        /// A POST (leave) event on a live primary: it plays only once the playlist ends.
+        case leaveCueOnLive
+        /// A `CUE=ONCE` event that has already played.
+        case playedOnce
+        /// An earlier break's resumption offset skips past its start.
+        case skippedByResumption
+        /// Interstitials inside interstitials are ignored (D.1); or the event is otherwise unusable.
+        case invalid
+    }
+
+    /// The primary timeline the schedule is laid on.
+    public let primary: PrimaryTimeline
+    /// Primary spans and breaks, in playback order.
+    public let items: [Item]
+    /// Events left off the schedule, with the reason.
+    public let exclusions: [(id: String, reason: ExclusionReason)]
+
+    /// Equal schedules have equal items and exclusions.
+    public static func == (lhs: InterstitialSchedule, rhs: InterstitialSchedule) -> Bool {
+        lhs.primary == rhs.primary && lhs.items == rhs.items && lhs.exclusions.elementsEqual(rhs.exclusions, by: { $0.id == $1.id && $0.reason == $1.reason })
+    }
+
+    /// Hashes the items.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primary)
+        hasher.combine(items)
+    }
+
+    /// The breaks, in playback order.
+    public var breaks: [Break] {
+        items.compactMap { if case .interstitial(let scheduled) = $0 { return scheduled } else { return nil } }
+    }
+
+    /// The break scheduled for an event, if any.
+    public func scheduledBreak(id: String) -> Break? {
+        breaks.first { $0.id == id }
+    }
+
+    /// Lays `events` (in the order they were given: playlist tag order, or the controller's order)
+    /// on `primary`.
+    public init(primary: PrimaryTimeline, events: [InterstitialEvent], options: Options = Options()) {
+        self.primary = primary
+        var exclusions: [(id: String, reason: ExclusionReason)] = []
+        // Join (PRE) events play where playback starts; the timeline itself always begins where
+        // the primary timeline does, so content before the start point stays seekable.
+        let startTime = options.startTime ?? primary.start
+        let timelineStart = primary.start
+
+        // 1. Resolve each event's start, duration and own resumption offset.
+        var resolved: [(order: Int, item: Break)] = []
+        for (order, event) in events.enumerated() {
+            if event.willPlayOnce, options.playedOnce.contains(event.identifier) {
+                exclusions.append((event.identifier, .playedOnce))
+                continue
+            }
+            var start: MediaTime
+            switch event.cue {
+            case .join:
+                start = startTime
+            case .leave:
+                guard !primary.isLive else {
+                    exclusions.append((event.identifier, .leaveCueOnLive))
+                    continue
+                }
+                start = primary.end
+            case .none:
+                switch event.start {
+                case .time(let time):
+                    start = time
+                case .date(let date):
+                    guard let time = primary.time(for: date) else {
+                        exclusions.append((event.identifier, .unmappableDate))
+                        continue
+                    }
+                    start = time
+                }
+                if event.alignsStartWithPrimarySegmentBoundary { start = primary.nearestSegmentBoundary(to: start) }
+            }
+            let state = options.assetLists[event.identifier] ?? .pending
+            let assets: [AssetList.Asset]?
+            var skipControl = event.skipControl
+            switch state {
+            case .resolved(let list):
+                assets = list.assets
+                if let override = list.skipControl { skipControl = override }
+            case .pending, .failed:
+                assets = event.assetListURI == nil ? event.assetURIs.map { AssetList.Asset(uri: $0, duration: event.duration) } : nil
+            }
+            let duration = Self.playedDuration(event: event, state: state)
+            let offset = Self.resumptionOffset(event: event, state: state, duration: duration)
+            let scheduled = Break(
+                event: event, start: start, duration: duration, resumptionOffset: offset, resumeTime: start + offset,
+                assetListState: state, assets: assets, skipControl: skipControl
+            )
+            if event.cue == .none {
+                if !primary.isLive, primary.end < start {
+                    exclusions.append((event.identifier, .afterEnd))
+                    continue
+                }
+                // A break that starts before the primary timeline (a live window that slid past its
+                // start) is kept only while the window starts inside it.
+                if start < timelineStart {
+                    let coversStart = duration.map { timelineStart < start + $0 } ?? false
+                    if !coversStart {
+                        exclusions.append((event.identifier, .beforeStart))
+                        continue
+                    }
+                }
+            }
+            resolved.append((order, scheduled))
+        }
+
+        // 2. Order by start; at the same start join events first and leave events last; ties keep
+        //    tag order (D.2: "played in the order that their EXT-X-DATERANGE tags appear").
+        func rank(_ item: Break) -> Int { item.event.cue == .join ? 0 : item.event.cue == .leave ? 2 : 1 }
+        resolved.sort { lhs, rhs in
+            if lhs.item.start != rhs.item.start { return lhs.item.start < rhs.item.start }
+            let (a, b) = (rank(lhs.item), rank(rhs.item))
+            if a != b { return a < b }
+            return lhs.order < rhs.order
+        }
+
+        // 3. Walk the timeline: primary up to each group of breaks sharing a start, the breaks with
+        //    cumulative resumption, then primary from the resume point.
+        var items: [Item] = []
+        var cursor = timelineStart
+        var index = 0
+        while index < resolved.count {
+            let groupStart = resolved[index].item.start
+            let groupRank = rank(resolved[index].item)
+            var groupEnd = index
+            while groupEnd < resolved.count, resolved[groupEnd].item.start == groupStart, rank(resolved[groupEnd].item) == groupRank {
+                groupEnd += 1
+            }
+            if groupRank == 1, groupStart < cursor, !(items.isEmpty && groupStart < timelineStart) {
+                for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.item.id, .skippedByResumption)) }
+                index = groupEnd
+                continue
+            }
+            if cursor < groupStart {
+                items.append(.primary(MediaTimeRange(start: cursor, end: groupStart)))
+            }
+            var cumulative = MediaTime.zero
+            for member in index..<groupEnd {
+                var scheduled = resolved[member].item
+                cumulative += scheduled.resumptionOffset
+                var resume = groupStart + cumulative
+                if scheduled.event.alignsResumptionWithPrimarySegmentBoundary, member == groupEnd - 1 {
+                    resume = primary.nearestSegmentBoundary(to: resume)
+                }
+                // A join event on a live primary resumes at the live point, not behind it.
+                if scheduled.event.cue == .join, primary.isLive { resume = MediaTime.max(resume, groupStart) }
+                scheduled.resumeTime = resume
+                items.append(.interstitial(scheduled))
+            }
+            if case .interstitial(let last)? = items.last { cursor = groupRank == 2 ? primary.end : last.resumeTime }
+            index = groupEnd
+        }
+        if cursor < primary.end {
+            items.append(.primary(MediaTimeRange(start: cursor, end: primary.end)))
+        }
+        self.items = items
+        self.exclusions = exclusions
+    }
+
+    /// How long a break plays: the asset list's total when resolved (D.2), else the stated
+    /// duration; capped by the playout limit.
+    static func playedDuration(event: InterstitialEvent, state: AssetListState) -> MediaTime? {
+        var duration: MediaTime?
+        switch state {
+        case .failed:
+            return .zero
+        case .resolved(let list):
+            if let total = list.totalDuration {
+                duration = total
+            } else {
+                // Some assets have no DURATION: the known sum is a lower bound.
+                var known = MediaTime.zero
+                for asset in list.assets { if let length = asset.duration { known += length } }
+                duration = MediaTime.max(known, event.duration ?? event.plannedDuration ?? .zero)
+            }
+        case .pending:
+            duration = event.duration ?? event.plannedDuration
+        }
+        if let limit = event.playoutLimit {
+            return duration.map { MediaTime.min($0, limit) } ?? limit
+        }
+        return duration
+    }
+
+    /// The resumption offset of one event (D.2, D.5): X-RESUME-OFFSET when given; else, for a
+    /// playlist event, the played duration (which the playout limit already caps); zero when the
+    /// break plays nothing or failed; zero by default for a client event.
+    static func resumptionOffset(event: InterstitialEvent, state: AssetListState, duration: MediaTime?) -> MediaTime {
+        if case .failed = state { return .zero }
+        if let explicit = event.resumptionOffset {
+            // Indefinite means "by the wall-clock time the break took": its duration, on a timeline.
+            return explicit.isIndefinite ? (duration ?? .zero) : explicit
+        }
+        if case .resolved(let list) = state, list.assets.isEmpty { return .zero }
+        switch event.origin {
+        case .playlist: return duration ?? .zero
+        case .client: return .zero
+        }
+    }
+}
