@@ -139,3 +139,30 @@ public struct PrimaryTimeline: Sendable, Hashable {
         return best
     }
 }
+
+extension PrimaryTimeline {
+    /// The timeline of a reloaded live playlist, continuing `previous` so that the same segment
+    /// keeps the same time as the window slides: the first segment starts where `previous` had
+    /// it (by media sequence number), or, when the window moved past everything `previous` held,
+    /// where program date-times put it (else right after `previous` ended).
+    ///
+    /// - Complexity: O(n) in the number of segments.
+    public init(playlist: MediaPlaylist, continuing previous: PrimaryTimeline) {
+        let offset = playlist.mediaSequence - previous.mediaSequence
+        var start: MediaTime
+        if offset >= 0, offset < previous.segmentStarts.count {
+            start = previous.segmentStarts[offset]
+        } else if offset == previous.segmentStarts.count {
+            start = previous.end
+        } else {
+            start = previous.end
+            let fresh = PrimaryTimeline(playlist: playlist)
+            if let index = fresh.segmentDates.firstIndex(where: { $0 != nil }), let date = fresh.segmentDates[index],
+                let mapped = previous.time(for: date)
+            {
+                start = mapped - fresh.segmentStarts[index]
+            }
+        }
+        self.init(playlist: playlist, firstSegmentStart: start)
+    }
+}
