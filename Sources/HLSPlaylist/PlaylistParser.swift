@@ -376,7 +376,7 @@ struct ParserState {
         let valueStart = nameEnd < end ? nameEnd + 1 : end
         let hasValue = nameEnd < end
         if tag.scope != .either {
-            try decideKind(tag.scope, tag: tag)
+            guard try decideKind(tag.scope, tag: tag) else { return }
         }
         switch tag {
         case .extinf:
@@ -602,7 +602,9 @@ struct ParserState {
 
     // MARK: Kinds, variables, occurrences
 
-    private mutating func decideKind(_ scope: TagName.Scope, tag: TagName) throws(PlaylistParseError) {
+    /// Settles the playlist's kind on its first kind-specific tag; returns `false` (after a
+    /// diagnostic, in lenient mode) when `tag` belongs to the other kind and must be skipped.
+    private mutating func decideKind(_ scope: TagName.Scope, tag: TagName) throws(PlaylistParseError) -> Bool {
         if kind == .either {
             kind = scope
             kindDecidedAtLine = lineNumber
@@ -612,12 +614,14 @@ struct ParserState {
             }
         } else if kind != scope {
             let other = kind == .media ? "media" : "multivariant"
-            throw PlaylistParseError(
-                kind: .mixedPlaylistTypes, line: lineNumber, column: 2, excerpt: excerptFromLine(),
-                message: "#\(tag.text) cannot appear in a \(other) playlist (its type was set by line \(kindDecidedAtLine)); "
+            try problem(
+                .mixedPlaylistTypes, column: 2,
+                "#\(tag.text) cannot appear in a \(other) playlist (its type was set by line \(kindDecidedAtLine)); "
                     + "a playlist is either a media playlist or a multivariant playlist, never both (§4.1)"
             )
+            return false
         }
+        return true
     }
 
     private mutating func recordOccurrence(_ tag: TagName) {
