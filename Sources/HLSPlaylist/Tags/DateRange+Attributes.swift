@@ -11,7 +11,9 @@ extension DateRange {
         className = try reader.quotedString("CLASS")
         startDate = try reader.date("START-DATE")
         cue = try reader.list("CUE")?.map(Cue.init(rawValue:))
-        if cue == nil, let legacy = try? reader.list("X-CUE") {
+        if cue == nil, case .quotedString? = reader.attributes.first(where: { $0.name == "X-CUE" })?.value,
+            let legacy = try reader.list("X-CUE")
+        {
             // The attribute was named X-CUE in earlier drafts; players still honour it.
             cue = legacy.map(Cue.init(rawValue:))
         }
