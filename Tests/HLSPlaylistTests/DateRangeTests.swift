@@ -193,6 +193,14 @@ struct DateRangeTests {
         #expect(playlist.trailingDateRanges.map(\.id) == ["break-2"])
     }
 
+    @Test("an unquoted X-CUE is not a legacy CUE and is kept as a client attribute, not dropped")
+    func unquotedLegacyCueIsKept() throws {
+        let range = try Self.parse(#"ID="x",START-DATE="2026-11-30T05:00:00Z",X-CUE=ONCE"#)
+        #expect(range.cue == nil)
+        #expect(range.clientAttributes == [Attribute(name: "X-CUE", value: .enumerated("ONCE"))])
+        #expect(range.attributes.last == Attribute(name: "X-CUE", value: .enumerated("ONCE")))
+    }
+
     @Test("merging adds the attributes only the later tag has")
     func mergingAddsAttributes() throws {
         let first = try Self.parse(#"ID="b",CLASS="com.apple.hls.interstitial",START-DATE="2026-11-30T05:00:00Z",PLANNED-DURATION=30,X-COM-A="1""#)
