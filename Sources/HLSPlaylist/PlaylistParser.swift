@@ -238,6 +238,7 @@ struct ParserState {
     var pending = MediaSegment(uri: "", duration: .zero)
     var pendingHasInfo = false
     var pendingInfoLine = 0
+    var pendingInfoSpan = (start: 0, end: 0)
     var currentKeys: [EncryptionKey] = []
     var keysJustSet = false
     var currentMap: MediaInitializationSection?
@@ -245,7 +246,7 @@ struct ParserState {
 
     // Multivariant playlist.
     var multivariant = MultivariantPlaylist()
-    var pendingStreamInf: (attributes: [Attribute], line: Int, column: Int)?
+    var pendingStreamInf: (attributes: [Attribute], line: Int, start: Int, end: Int)?
 
     var lineNumber = 0
     var lineStart = 0
@@ -260,7 +261,7 @@ struct ParserState {
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let count = buffer.count
-        guard let base = buffer.baseAddress else {
+        guard count > 0, let base = buffer.baseAddress else {
             throw PlaylistParseError(kind: .missingHeader, line: 1, column: 1, excerpt: "",
                                      message: "the playlist is empty; a playlist starts with #EXTM3U")
         }
@@ -345,6 +346,10 @@ struct ParserState {
                 multivariant.variants.append(variant)
                 lines.variants.append(Int32(streamInf.line))
             } catch {
+                // Locate the problem at the EXT-X-STREAM-INF line, not at this URI line.
+                let current = (lineStart, lineEnd)
+                (lineStart, lineEnd) = (streamInf.start, streamInf.end)
+                defer { (lineStart, lineEnd) = current }
                 try attributeProblem(error, tag: .streamInf, line: streamInf.line)
             }
             return
@@ -541,7 +546,7 @@ struct ParserState {
             if let previous = pendingStreamInf {
                 try problem(.missingURI, column: 1, "the EXT-X-STREAM-INF on line \(previous.line) has no URI line after it")
             }
-            pendingStreamInf = (attributes, lineNumber, 1)
+            pendingStreamInf = (attributes, lineNumber, lineStart, lineEnd)
         case .iFrameStreamInf:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
@@ -598,6 +603,7 @@ struct ParserState {
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
+        pendingInfoSpan = (lineStart, lineEnd)
     }
 
     // MARK: Kinds, variables, occurrences
@@ -702,10 +708,12 @@ struct ParserState {
     private mutating func finishLines(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         if pendingHasInfo {
             lineNumber = pendingInfoLine
+            (lineStart, lineEnd) = pendingInfoSpan
             try problem(.missingURI, column: 1, "the last EXTINF has no URI line after it")
         }
         if let streamInf = pendingStreamInf {
             lineNumber = streamInf.line
+            (lineStart, lineEnd) = (streamInf.start, streamInf.end)
             try problem(.missingURI, column: 1, "the last EXT-X-STREAM-INF has no URI line after it")
         }
     }
@@ -775,10 +783,19 @@ struct ParserState {
         return String(decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<end]), as: UTF8.self)
     }
 
+    /// The column of `NAME=` where an attribute starts (after ':' or ','), so that `DURATION` is
+    /// not found inside `PLANNED-DURATION`, searched in the whole line (the excerpt is truncated);
+    /// 1 when the attribute is absent.
     private func columnOfAttribute(_ name: String) -> Int {
-        let text = excerptFromLine()
-        if let range = text.firstRange(of: name + "=") ?? text.firstRange(of: name) {
-            return text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound.samePosition(in: text.utf8) ?? text.utf8.startIndex) + 1
+        guard let buffer = currentBuffer else { return 1 }
+        let text = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+        let needle = Array((name + "=").utf8)
+        guard text.count > needle.count else { return 1 }
+        for index in 1...(text.count - needle.count)
+        where (text[index - 1] == UInt8(ascii: ":") || text[index - 1] == UInt8(ascii: ","))
+            && text[index..<index + needle.count].elementsEqual(needle)
+        {
+            return index + 1
         }
         return 1
     }
