@@ -13,14 +13,6 @@ public struct MediaSegment: Sendable, Hashable {
     public var uri: String
     /// `EXTINF` duration.
     public var duration: MediaTime
-    /// `EXTINF` title (the text after the comma), if any.
-    public var title: String?
-    /// `EXT-X-BYTERANGE`: the sub-range of the resource (offset resolved when implicit is left `nil`).
-    public var byteRange: ByteRange?
-    /// `EXT-X-DISCONTINUITY` precedes this segment.
-    public var isDiscontinuity: Bool
-    /// `EXT-X-GAP`: the segment is missing.
-    public var isGap: Bool
     /// `EXT-X-PROGRAM-DATE-TIME` given on this segment (only where the playlist wrote one; see
     /// ``MediaPlaylist/programDateTimes()`` for the dates of every segment).
     public var programDateTime: PlaylistDate?
@@ -28,29 +20,99 @@ public struct MediaSegment: Sendable, Hashable {
     public var bitrateKbps: Int?
     /// The effective `EXT-X-KEY` tags (empty when unencrypted).
     public var keys: [EncryptionKey]
-    /// The effective `EXT-X-MAP`.
-    public var map: MediaInitializationSection?
-    /// `EXT-X-PART` tags of this segment (Low-Latency HLS).
-    public var parts: [PartialSegment]
-    /// `EXT-X-DATERANGE` tags written before this segment.
-    public var dateRanges: [DateRange]
-    /// Stitched-ad markers written before this segment.
-    public var adMarkers: [AdMarker]
-    /// Unknown tags and comments written before this segment, in order.
-    public var otherLines: [UnknownLine]
+    /// `EXT-X-DISCONTINUITY` precedes this segment.
+    public var isDiscontinuity: Bool
+    /// `EXT-X-GAP`: the segment is missing.
+    public var isGap: Bool
+    /// Everything most segments do not have, boxed so that a plain segment stays small (a 24-hour
+    /// DVR playlist holds 43,200 of them).
+    var extras: SegmentExtras
 
     /// A segment of `duration` at `uri`.
     public init(uri: String, duration: MediaTime, title: String? = nil) {
         self.uri = uri
         self.duration = duration
-        self.title = title
         self.isDiscontinuity = false
         self.isGap = false
         self.keys = []
-        self.parts = []
-        self.dateRanges = []
-        self.adMarkers = []
-        self.otherLines = []
+        self.extras = SegmentExtras()
+        if let title { self.title = title }
+    }
+
+    /// `EXTINF` title (the text after the comma), if any.
+    public var title: String? {
+        get { extras.box?.value.title }
+        set { extras.modify { $0.title = newValue } }
+    }
+    /// `EXT-X-BYTERANGE`: the sub-range of the resource (an implicit offset stays `nil`).
+    public var byteRange: ByteRange? {
+        get { extras.box?.value.byteRange }
+        set { extras.modify { $0.byteRange = newValue } }
+    }
+    /// The effective `EXT-X-MAP`.
+    public var map: MediaInitializationSection? {
+        get { extras.box?.value.map }
+        set { extras.modify { $0.map = newValue } }
+    }
+    /// `EXT-X-PART` tags of this segment (Low-Latency HLS).
+    public var parts: [PartialSegment] {
+        get { extras.box?.value.parts ?? [] }
+        set { extras.modify { $0.parts = newValue } }
+    }
+    /// `EXT-X-DATERANGE` tags written before this segment.
+    public var dateRanges: [DateRange] {
+        get { extras.box?.value.dateRanges ?? [] }
+        set { extras.modify { $0.dateRanges = newValue } }
+    }
+    /// Stitched-ad markers written before this segment.
+    public var adMarkers: [AdMarker] {
+        get { extras.box?.value.adMarkers ?? [] }
+        set { extras.modify { $0.adMarkers = newValue } }
+    }
+    /// Unknown tags and comments written before this segment, in order.
+    public var otherLines: [UnknownLine] {
+        get { extras.box?.value.otherLines ?? [] }
+        set { extras.modify { $0.otherLines = newValue } }
+    }
+}
+
+/// The rarely used parts of a ``MediaSegment``, behind a copy-on-write box.
+struct SegmentExtras: Sendable, Hashable {
+    struct Value: Sendable, Hashable {
+        var title: String?
+        var byteRange: ByteRange?
+        var map: MediaInitializationSection?
+        var parts: [PartialSegment] = []
+        var dateRanges: [DateRange] = []
+        var adMarkers: [AdMarker] = []
+        var otherLines: [UnknownLine] = []
+    }
+
+    final class Box: @unchecked Sendable {
+        // Mutated only through `modify`, which copies first unless the box is uniquely referenced.
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private(set) var box: Box?
+
+    /// Mutates the value, creating the box or copying it first when it is shared.
+    mutating func modify<Result>(_ body: (inout Value) -> Result) -> Result {
+        if box == nil {
+            box = Box(Value())
+        } else if !isKnownUniquelyReferenced(&box) {
+            box = Box(box!.value)
+        }
+        return body(&box!.value)
+    }
+
+    static func == (lhs: SegmentExtras, rhs: SegmentExtras) -> Bool {
+        if lhs.box === rhs.box { return true }
+        return (lhs.box?.value ?? Value()) == (rhs.box?.value ?? Value())
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(box?.value ?? Value())
     }
 }
 

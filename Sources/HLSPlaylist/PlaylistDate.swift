@@ -105,48 +105,41 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
     ///
     /// The playlist parser's hot path (a 24-hour DVR playlist has 43,200 of these): no allocation.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> PlaylistDate? {
-        var index = start
-        @inline(__always) func digits(_ count: Int) -> Int64? {
-            guard index + count <= end else { return nil }
-            var value: Int64 = 0
-            for offset in 0..<count {
-                let digit = bytes[index + offset] &- 48
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            index += count
-            return value
-        }
-        @inline(__always) func expect(_ byte: UInt8) -> Bool {
-            guard index < end, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
-            let day = digits(2)
+        guard end - start >= 16, let base = bytes.baseAddress else { return nil }
+        let p = base + start
+        @inline(__always) func digit(_ offset: Int) -> Int64 { Int64(p[offset] &- 48) }
+        @inline(__always) func isDigit(_ offset: Int) -> Bool { p[offset] &- 48 < 10 }
+        // YYYY-MM-DDThh:mm — fixed positions.
+        guard isDigit(0), isDigit(1), isDigit(2), isDigit(3), p[4] == UInt8(ascii: "-"), isDigit(5), isDigit(6),
+            p[7] == UInt8(ascii: "-"), isDigit(8), isDigit(9), isDigit(11), isDigit(12), p[13] == UInt8(ascii: ":"),
+            isDigit(14), isDigit(15)
         else { return nil }
-        guard index < end, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") || bytes[index] == 0x20
-        else { return nil }
-        index += 1
-        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2) else { return nil }
+        let separator = p[10]
+        guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == 0x20 else { return nil }
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6)
+        let day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12)
+        let minute = digit(14) * 10 + digit(15)
+        var index = start + 16
         var second: Int64 = 0
         var nanos: Int64 = 0
-        if expect(UInt8(ascii: ":")) {
-            guard let value = digits(2) else { return nil }
-            second = value
+        if index < end, bytes[index] == UInt8(ascii: ":") {
+            guard index + 2 < end, bytes[index + 1] &- 48 < 10, bytes[index + 2] &- 48 < 10 else { return nil }
+            second = Int64(bytes[index + 1] &- 48) * 10 + Int64(bytes[index + 2] &- 48)
+            index += 3
             if index < end, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
                 index += 1
                 var scale: Int64 = 100_000_000
-                var count = 0
+                let fractionStart = index
                 while index < end {
-                    let digit = bytes[index] &- 48
-                    guard digit < 10 else { break }
-                    nanos += Int64(digit) * scale
+                    let value = bytes[index] &- 48
+                    guard value < 10 else { break }
+                    nanos += Int64(value) * scale
                     scale /= 10
                     index += 1
-                    count += 1
                 }
-                guard count > 0 else { return nil }
+                guard index > fractionStart else { return nil }
             }
         }
         var zone: Int32?
@@ -157,9 +150,15 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
                 index += 1
             } else if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
                 index += 1
-                guard let zoneHours = digits(2) else { return nil }
-                _ = expect(UInt8(ascii: ":"))
-                let zoneMinutes = digits(2) ?? 0
+                guard index + 2 <= end, bytes[index] &- 48 < 10, bytes[index + 1] &- 48 < 10 else { return nil }
+                let zoneHours = Int64(bytes[index] &- 48) * 10 + Int64(bytes[index + 1] &- 48)
+                index += 2
+                if index < end, bytes[index] == UInt8(ascii: ":") { index += 1 }
+                var zoneMinutes: Int64 = 0
+                if index + 2 <= end, bytes[index] &- 48 < 10, bytes[index + 1] &- 48 < 10 {
+                    zoneMinutes = Int64(bytes[index] &- 48) * 10 + Int64(bytes[index + 1] &- 48)
+                    index += 2
+                }
                 guard zoneHours < 24, zoneMinutes < 60 else { return nil }
                 let magnitude = Int32(zoneHours * 3600 + zoneMinutes * 60)
                 zone = byte == UInt8(ascii: "-") ? -magnitude : magnitude

@@ -186,28 +186,89 @@ enum TagName: UInt8, CaseIterable {
 
     enum Scope { case media, multivariant, either }
 
-    /// Names bucketed by length, for matching a name slice with at most a few comparisons.
-    static let byLength: [[(bytes: [UInt8], tag: TagName)]] = {
-        var table = Array(repeating: [(bytes: [UInt8], tag: TagName)](), count: 32)
-        for tag in TagName.allCases {
-            let bytes = Array(tag.text.utf8)
-            table[bytes.count].append((bytes, tag))
-        }
-        return table
-    }()
-
-    /// Matches `buffer[start..<end]` against the known names.
+    /// Matches `buffer[start..<end]` against the known names: a switch on the length, then one
+    /// `memcmp` per candidate of that length against a static string (no allocation, no retain).
     @inline(__always)
     static func match(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> TagName? {
+        guard let base = buffer.baseAddress else { return nil }
+        let name = base + start
         let length = end - start
-        guard length < 32, let base = buffer.baseAddress else { return nil }
-        for candidate in byLength[length] {
-            let equal = candidate.bytes.withUnsafeBufferPointer { name in
-                memcmp(base + start, name.baseAddress!, length) == 0
-            }
-            if equal { return candidate.tag }
+        @inline(__always) func equals(_ text: StaticString) -> Bool { memcmp(name, text.utf8Start, length) == 0 }
+        switch length {
+        case 6:
+            if equals("EXTINF") { return .extinf }
+            return nil
+        case 9:
+            if equals("EXT-X-KEY") { return .key }
+            if equals("EXT-X-MAP") { return .map }
+            if equals("EXT-X-GAP") { return .gap }
+            return nil
+        case 10:
+            if equals("EXT-X-PART") { return .part }
+            if equals("EXT-X-SKIP") { return .skip }
+            return nil
+        case 11:
+            if equals("EXT-X-START") { return .start }
+            if equals("EXT-X-MEDIA") { return .media }
+            return nil
+        case 12:
+            if equals("EXT-X-DEFINE") { return .define }
+            if equals("EXT-X-CUE-IN") { return .cueIn }
+            return nil
+        case 13:
+            if equals("EXT-X-BITRATE") { return .bitrate }
+            if equals("EXT-X-VERSION") { return .version }
+            if equals("EXT-X-ENDLIST") { return .endList }
+            if equals("EXT-X-CUE-OUT") { return .cueOut }
+            return nil
+        case 14:
+            if equals("EXT-X-PART-INF") { return .partInf }
+            return nil
+        case 15:
+            if equals("EXT-X-DATERANGE") { return .dateRange }
+            if equals("EXT-X-BYTERANGE") { return .byteRange }
+            return nil
+        case 16:
+            if equals("EXT-X-STREAM-INF") { return .streamInf }
+            return nil
+        case 17:
+            if equals("EXT-X-SESSION-KEY") { return .sessionKey }
+            if equals("EXT-OATCLS-SCTE35") { return .oatclsSCTE35 }
+            return nil
+        case 18:
+            if equals("EXT-X-PRELOAD-HINT") { return .preloadHint }
+            if equals("EXT-X-SESSION-DATA") { return .sessionData }
+            if equals("EXT-X-CUE-OUT-CONT") { return .cueOutCont }
+            return nil
+        case 19:
+            if equals("EXT-X-DISCONTINUITY") { return .discontinuity }
+            if equals("EXT-X-PLAYLIST-TYPE") { return .playlistType }
+            if equals("EXT-X-I-FRAMES-ONLY") { return .iFramesOnly }
+            return nil
+        case 20:
+            if equals("EXT-X-TARGETDURATION") { return .targetDuration }
+            if equals("EXT-X-MEDIA-SEQUENCE") { return .mediaSequence }
+            if equals("EXT-X-SERVER-CONTROL") { return .serverControl }
+            return nil
+        case 22:
+            if equals("EXT-X-RENDITION-REPORT") { return .renditionReport }
+            if equals("EXT-X-CONTENT-STEERING") { return .contentSteering }
+            return nil
+        case 23:
+            if equals("EXT-X-PROGRAM-DATE-TIME") { return .programDateTime }
+            return nil
+        case 24:
+            if equals("EXT-X-I-FRAME-STREAM-INF") { return .iFrameStreamInf }
+            return nil
+        case 26:
+            if equals("EXT-X-INDEPENDENT-SEGMENTS") { return .independentSegments }
+            return nil
+        case 28:
+            if equals("EXT-X-DISCONTINUITY-SEQUENCE") { return .discontinuitySequence }
+            return nil
+        default:
+            return nil
         }
-        return nil
     }
 }
 
@@ -235,10 +296,12 @@ struct ParserState {
     var media = MediaPlaylist(targetDurationSeconds: 0)
     var sawTargetDuration = false
     var segments: [MediaSegment] = []
-    var pending = MediaSegment(uri: "", duration: .zero)
+    /// Whether the last element of `segments` is still collecting its tags (no URI line yet).
+    var hasOpenSegment = false
     var pendingHasInfo = false
     var pendingInfoLine = 0
     var pendingInfoSpan = (start: 0, end: 0)
+    var pendingDateLine: Int32 = 0
     var currentKeys: [EncryptionKey] = []
     var keysJustSet = false
     var currentMap: MediaInitializationSection?
@@ -333,7 +396,8 @@ struct ParserState {
         if kind == .multivariant {
             multivariant.otherLines.append(line)
         } else {
-            pending.otherLines.append(line)
+            let index = openSegment()
+            segments[index].extras.modify { $0.otherLines.append(line) }
         }
     }
 
@@ -360,14 +424,17 @@ struct ParserState {
         }
         var uri = string(buffer, start, end)
         if !variables.isEmpty || !definitions.isEmpty { uri = try substituted(uri, column: 1) }
-        pending.uri = uri
-        pending.keys = currentKeys
-        pending.map = currentMap
-        pending.bitrateKbps = currentBitrate
-        segments.append(pending)
+        let index = segments.count - 1
+        segments[index].uri = uri
+        if !currentKeys.isEmpty { segments[index].keys = currentKeys }
+        if let currentMap { segments[index].extras.modify { $0.map = currentMap } }
+        segments[index].bitrateKbps = currentBitrate
+        hasOpenSegment = false
         lines.segments.append(Int32(lineNumber))
-        pending = MediaSegment(uri: "", duration: .zero)
+        lines.programDateTimes.append(pendingDateLine)
+        pendingDateLine = 0
         pendingHasInfo = false
+        if segments.count == 256 { reserveForRemainingSegments(consumedBytes: lineEnd) }
         keysJustSet = false
     }
 
@@ -392,20 +459,20 @@ struct ParserState {
                             "EXT-X-PROGRAM-DATE-TIME must be an ISO 8601 date-time such as 2026-11-30T05:00:00.000Z")
                 return
             }
-            pending.programDateTime = date
-            lines.programDateTimes[segments.count] = Int32(lineNumber)
+            segments[openSegment()].programDateTime = date
+            pendingDateLine = Int32(lineNumber)
         case .byteRange:
             guard let range = ByteRange(playlistText: string(buffer, valueStart, end)) else {
                 try problem(.malformedTag, column: valueStart - start + 1, "EXT-X-BYTERANGE must be <length>[@<offset>] in bytes")
                 return
             }
-            pending.byteRange = range
+            segments[openSegment()].extras.modify { $0.byteRange = range }
         case .discontinuity:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            pending.isDiscontinuity = true
+            segments[openSegment()].isDiscontinuity = true
         case .gap:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            pending.isGap = true
+            segments[openSegment()].isGap = true
         case .key:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
@@ -435,13 +502,17 @@ struct ParserState {
             currentBitrate = value
         case .part:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
-            do { pending.parts.append(try PartialSegment(attributes: attributes)) } catch {
+            do {
+                let part = try PartialSegment(attributes: attributes)
+                segments[openSegment()].extras.modify { $0.parts.append(part) }
+            } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .dateRange:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
-                pending.dateRanges.append(try DateRange(attributes: attributes))
+                let range = try DateRange(attributes: attributes)
+                segments[openSegment()].extras.modify { $0.dateRanges.append(range) }
                 lines.dateRanges.append(Int32(lineNumber))
             } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
@@ -575,13 +646,13 @@ struct ParserState {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .cueOut:
-            pending.adMarkers.append(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
+            appendAdMarker(.cueOut(value: hasValue ? string(buffer, valueStart, end) : nil))
         case .cueOutCont:
-            pending.adMarkers.append(.cueOutContinuation(value: string(buffer, valueStart, end)))
+            appendAdMarker(.cueOutContinuation(value: string(buffer, valueStart, end)))
         case .cueIn:
-            pending.adMarkers.append(.cueIn)
+            appendAdMarker(.cueIn)
         case .oatclsSCTE35:
-            pending.adMarkers.append(.oatclsSCTE35(string(buffer, valueStart, end)))
+            appendAdMarker(.oatclsSCTE35(string(buffer, valueStart, end)))
         }
     }
 
@@ -597,13 +668,40 @@ struct ParserState {
         if pendingHasInfo {
             try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
         }
-        pending.duration = duration
+        segments[openSegment()].duration = duration
         if comma + 1 < end {
-            pending.title = string(buffer, comma + 1, end)
+            let title = string(buffer, comma + 1, end)
+            segments[openSegment()].extras.modify { $0.title = title }
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
         pendingInfoSpan = (lineStart, lineEnd)
+    }
+
+    // MARK: Segments
+
+    /// The index of the segment collecting tags, appending an empty one if none is open. Tags are
+    /// written straight into the array's last element, so no segment is ever copied.
+    @inline(__always)
+    mutating func openSegment() -> Int {
+        if !hasOpenSegment {
+            segments.append(MediaSegment(uri: "", duration: .zero))
+            hasOpenSegment = true
+        }
+        return segments.count - 1
+    }
+
+    /// Reserves room for the rest of the segments, estimated from the bytes the first ones took,
+    /// so the array grows once instead of doubling (and copying) a dozen times.
+    private mutating func reserveForRemainingSegments(consumedBytes: Int) {
+        guard let total = currentBuffer?.count, consumedBytes > 0 else { return }
+        let bytesPerSegment = max(1, consumedBytes / segments.count)
+        let estimate = segments.count + (total - consumedBytes) / bytesPerSegment + 16
+        segments.reserveCapacity(estimate + estimate / 32)
+    }
+
+    private mutating func appendAdMarker(_ marker: AdMarker) {
+        segments[openSegment()].extras.modify { $0.adMarkers.append(marker) }
     }
 
     // MARK: Kinds, variables, occurrences
@@ -614,9 +712,9 @@ struct ParserState {
         if kind == .either {
             kind = scope
             kindDecidedAtLine = lineNumber
-            if scope == .multivariant, !pending.otherLines.isEmpty {
-                multivariant.otherLines.append(contentsOf: pending.otherLines)
-                pending.otherLines = []
+            if scope == .multivariant, hasOpenSegment, let open = segments.popLast() {
+                hasOpenSegment = false
+                multivariant.otherLines.append(contentsOf: open.otherLines)
             }
         } else if kind != scope {
             let other = kind == .media ? "media" : "multivariant"
@@ -735,11 +833,14 @@ struct ParserState {
             result.isIndependentSegments = isIndependentSegments
             result.start = start
             result.definitions = definitions
+            if hasOpenSegment, let open = segments.popLast() {
+                hasOpenSegment = false
+                result.trailingParts = open.parts
+                result.trailingDateRanges = open.dateRanges
+                result.trailingAdMarkers = open.adMarkers
+                result.trailingLines = open.otherLines
+            }
             result.segments = segments
-            result.trailingParts = pending.parts
-            result.trailingDateRanges = pending.dateRanges
-            result.trailingAdMarkers = pending.adMarkers
-            result.trailingLines = pending.otherLines
             result.attach(source: source)
             playlist = .media(result)
         }

@@ -37,8 +37,8 @@ public struct SourceLines: Sendable {
     public var segments: [Int32] = []
     /// Each EXT-X-DATERANGE tag, in document order (as ``MediaPlaylist/dateRanges`` lists them).
     public var dateRanges: [Int32] = []
-    /// Each EXT-X-PROGRAM-DATE-TIME tag, by the index of the segment it precedes.
-    public var programDateTimes: [Int: Int32] = [:]
+    /// The EXT-X-PROGRAM-DATE-TIME tag of each segment (0 where it has none), by segment index.
+    public var programDateTimes: [Int32] = []
     /// Each EXT-X-STREAM-INF tag (multivariant playlists).
     public var variants: [Int32] = []
     /// Each EXT-X-MEDIA tag.

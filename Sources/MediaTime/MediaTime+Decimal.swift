@@ -2,9 +2,10 @@ extension MediaTime {
     /// Parses a decimal number of seconds such as `"9.009"`, `"-2.5"` or `"10.000000001"` exactly.
     ///
     /// The result's timescale is the power of ten the fraction needs (trailing zeros dropped), so
-    /// `"6.000"` is `6/1` and `"9.009"` is `9009/1000`. Returns `nil` for anything that is not a
-    /// plain decimal (no exponent, no spaces, at least one digit) and for values that need more
-    /// than nine fractional digits or do not fit.
+    /// `"6.000"` is `6/1` and `"9.009"` is `9009/1000`; it is reduced further only when the value
+    /// would not fit otherwise. Returns `nil` for anything that is not a plain decimal (no
+    /// exponent, no spaces, at least one digit) and for values that need more than nine fractional
+    /// digits or do not fit.
     ///
     /// - Complexity: O(n) in the length of the text.
     public init?(decimal text: some StringProtocol) {
@@ -17,6 +18,9 @@ extension MediaTime {
     /// without creating a `String`: the playlist parser's hot path.
     ///
     /// Accepts an optional leading `-` or `+`. Fractional digits beyond the ninth must be zeros.
+    /// When `value × 10ⁿ` would not fit in `Int64` the fraction is reduced, so every time that
+    /// ``decimalString(fallbackDigits:)`` prints exactly parses back to the same time, `Int64.min`
+    /// units included.
     public static func parseDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
         var index = start
         guard index < end else { return nil }
@@ -25,13 +29,14 @@ extension MediaTime {
             negative = bytes[index] == UInt8(ascii: "-")
             index += 1
         }
-        var integer: Int64 = 0
+        // The magnitude, so that `-9223372036854775808` parses.
+        var integer: UInt64 = 0
         var digits = 0
         while index < end {
             let digit = bytes[index] &- 48
             guard digit < 10 else { break }
             let (shifted, o1) = integer.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
+            let (sum, o2) = shifted.addingReportingOverflow(UInt64(digit))
             if o1 || o2 { return nil }
             integer = sum
             digits += 1
@@ -60,12 +65,10 @@ extension MediaTime {
             }
         }
         guard digits > 0, index == end else { return nil }
-        var timescale: Int64 = 1
+        var timescale: Int128 = 1
         for _ in 0..<fractionDigits { timescale *= 10 }
-        let (scaled, o1) = integer.multipliedReportingOverflow(by: timescale)
-        let (total, o2) = scaled.addingReportingOverflow(fraction)
-        if o1 || o2 { return nil }
-        return MediaTime(value: negative ? -total : total, timescale: Int32(timescale))
+        let total = Int128(integer) * timescale + Int128(fraction)
+        return MediaTime.exact(numerator: negative ? -total : total, denominator: timescale)
     }
 
     /// The shortest exact decimal form of this time, such as `"9.009"` or `"6"`, when one exists
@@ -146,12 +149,21 @@ extension MediaTime: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 extension MediaTime: Codable {
-    /// Decodes `{"value": Int64, "timescale": Int32}`, or a decimal string, or a number of seconds.
+    /// Decodes `{"value": Int64, "timescale": Int32}`, or a decimal string, or a number of seconds,
+    /// or one of the special values' strings `"invalid"`, `"indefinite"`, `"+inf"` and `"-inf"`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for a timescale that is not positive.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.singleValueContainer() {
-            if let text = try? container.decode(String.self), let time = MediaTime(decimal: text) {
-                self = time
-                return
+            if let text = try? container.decode(String.self) {
+                if let special = Self.special(named: text) {
+                    self = special
+                    return
+                }
+                if let time = MediaTime(decimal: text) {
+                    self = time
+                    return
+                }
             }
             if let seconds = try? container.decode(Double.self), let time = MediaTime(seconds: seconds) {
                 self = time
@@ -159,17 +171,40 @@ extension MediaTime: Codable {
             }
         }
         let keyed = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            value: try keyed.decode(Int64.self, forKey: .value),
-            timescale: try keyed.decode(Int32.self, forKey: .timescale)
-        )
+        let value = try keyed.decode(Int64.self, forKey: .value)
+        let timescale = try keyed.decode(Int32.self, forKey: .timescale)
+        guard timescale > 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timescale,
+                in: keyed,
+                debugDescription: "MediaTime timescale must be positive, got \(timescale)"
+            )
+        }
+        self.init(value: value, timescale: timescale)
     }
 
-    /// Encodes `{"value": Int64, "timescale": Int32}`, which round-trips exactly.
+    /// Encodes a numeric time as `{"value": Int64, "timescale": Int32}` and a special value as its
+    /// ``decimalString(fallbackDigits:)`` (`"indefinite"`, …); both round-trip exactly.
     public func encode(to encoder: any Encoder) throws {
+        guard isNumeric else {
+            // `{"value": 0, "timescale": 0}` would lose the kind and could not be decoded.
+            var single = encoder.singleValueContainer()
+            try single.encode(decimalString())
+            return
+        }
         var keyed = encoder.container(keyedBy: CodingKeys.self)
         try keyed.encode(value, forKey: .value)
         try keyed.encode(timescale, forKey: .timescale)
+    }
+
+    private static func special(named text: String) -> MediaTime? {
+        switch text {
+        case "invalid": return .invalid
+        case "indefinite": return .indefinite
+        case "+inf": return .positiveInfinity
+        case "-inf": return .negativeInfinity
+        default: return nil
+        }
     }
 
     private enum CodingKeys: String, CodingKey {

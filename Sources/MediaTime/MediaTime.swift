@@ -90,8 +90,18 @@ public struct MediaTime: Sendable {
     /// from zero; `nil` for a non-finite value or one out of range.
     public init?(seconds: Double, preferredTimescale: Int32 = maximumDecimalTimescale) {
         guard seconds.isFinite, preferredTimescale > 0 else { return nil }
-        let scaled = (seconds * Double(preferredTimescale)).rounded(.toNearestOrAwayFromZero)
-        guard let units = Int64(exactly: scaled) else { return nil }
+        let scaled = seconds * Double(preferredTimescale)
+        guard scaled >= -0x1p63, scaled < 0x1p63 else { return nil }
+        // Truncate, then step away from zero, rather than call `rounded`: on Linux that lowers to
+        // libm's `round`, which an executable linking MediaTime without Foundation fails to find.
+        // The remainder is exact: below 2⁵² the subtraction is exact, above it `scaled` is whole.
+        var units = Int64(scaled)
+        let remainder = scaled - Double(units)
+        if remainder >= 0.5 {
+            units += 1
+        } else if remainder <= -0.5 {
+            units -= 1
+        }
         self.init(value: units, timescale: preferredTimescale)
     }
 
@@ -139,7 +149,8 @@ extension MediaTime {
 
     /// Adds two times exactly; `nil` when the exact sum cannot be represented.
     ///
-    /// Special values follow `CMTime`: invalid wins, then indefinite, and `+∞ + −∞` is invalid.
+    /// Special values follow `CMTimeAdd`: invalid wins; `+∞ + −∞` is invalid; otherwise an infinity
+    /// wins over everything else; otherwise indefinite wins over numeric times.
     public func addingReportingOverflow(_ other: MediaTime) -> MediaTime? {
         if let special = Self.combineSpecial(self, other, negateOther: false) { return special }
         if timescale == other.timescale {
@@ -162,6 +173,9 @@ extension MediaTime {
     }
 
     /// Multiplies by an integer exactly; `nil` on overflow.
+    ///
+    /// An infinity keeps its magnitude and takes the product of the signs, except that `±∞ × 0` is
+    /// ``invalid``; indefinite and invalid times are unchanged.
     public func multipliedReportingOverflow(by factor: Int64) -> MediaTime? {
         switch kind {
         case .numeric:
@@ -207,9 +221,10 @@ extension MediaTime {
     }
 
     /// Whole `1/timescale` units, truncated toward negative infinity: used to index frames and
-    /// samples.
+    /// samples. `nil` for a special value, a timescale that is not positive, or a result that does
+    /// not fit.
     public func floorUnits(timescale target: Int32) -> Int64? {
-        guard isNumeric else { return nil }
+        guard isNumeric, target > 0 else { return nil }
         let numerator = Int128(value) * Int128(target)
         let denominator = Int128(timescale)
         var quotient = numerator / denominator
@@ -233,10 +248,11 @@ extension MediaTime {
         return ((Int128(a.value) * (lcm / ta), Int128(b.value) * (lcm / tb)), lcm)
     }
 
+    /// The result of `a ± b` when either is a special value, with `CMTimeAdd`'s precedence:
+    /// invalid, then opposite infinities (invalid), then an infinity, then indefinite.
     private static func combineSpecial(_ a: MediaTime, _ b: MediaTime, negateOther: Bool) -> MediaTime? {
         if a.kind == .numeric, b.kind == .numeric { return nil }
         if a.kind == .invalid || b.kind == .invalid { return .invalid }
-        if a.kind == .indefinite || b.kind == .indefinite { return .indefinite }
         var bKind = b.kind
         if negateOther {
             if bKind == .positiveInfinity {
@@ -248,7 +264,8 @@ extension MediaTime {
         switch (a.kind, bKind) {
         case (.positiveInfinity, .negativeInfinity), (.negativeInfinity, .positiveInfinity): return .invalid
         case (.positiveInfinity, _), (_, .positiveInfinity): return .positiveInfinity
-        default: return .negativeInfinity
+        case (.negativeInfinity, _), (_, .negativeInfinity): return .negativeInfinity
+        default: return .indefinite
         }
     }
 
@@ -291,7 +308,7 @@ extension MediaTime {
 // MARK: - Comparison and hashing
 
 extension MediaTime: Comparable, Hashable {
-    /// Compares exactly, across timescales. Order: `−∞` < numeric < `+∞` < indefinite < invalid,
+    /// Compares exactly, across timescales. Order: `−∞` < numeric < indefinite < `+∞` < invalid,
     /// as `CMTimeCompare` orders them.
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
         if lhs.kind == .numeric, rhs.kind == .numeric {
@@ -321,8 +338,8 @@ extension MediaTime: Comparable, Hashable {
         switch kind {
         case .negativeInfinity: return 0
         case .numeric: return 1
-        case .positiveInfinity: return 2
-        case .indefinite: return 3
+        case .indefinite: return 2
+        case .positiveInfinity: return 3
         case .invalid: return 4
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import InterludeCommandLine
 
-InterludeCommand.main()
+exit(await InterludeCommand.run(Array(CommandLine.arguments.dropFirst()), io: .standard))

@@ -50,8 +50,37 @@ struct AttributeReader {
 
     mutating func quotedString(_ name: String) throws(AttributeError) -> String? {
         guard let value = take(name) else { return nil }
+        return try Self.quotedString(name, value)
+    }
+
+    static func quotedString(_ name: String, _ value: AttributeValue) throws(AttributeError) -> String {
         guard case .quotedString(let text) = value else {
             throw AttributeError(name: name, reason: "must be a quoted string, found \(value.playlistText)")
+        }
+        return text
+    }
+
+    static func date(_ name: String, _ value: AttributeValue) throws(AttributeError) -> PlaylistDate {
+        let text = try quotedString(name, value)
+        guard let date = PlaylistDate(iso8601: text) else {
+            throw AttributeError(name: name, reason: "must be an ISO 8601 date with a time zone, found \"\(text)\"")
+        }
+        return date
+    }
+
+    static func decimalTime(_ name: String, _ value: AttributeValue, signed: Bool) throws(AttributeError) -> MediaTime {
+        guard case .decimal(let text) = value, let time = MediaTime(decimal: text) else {
+            throw AttributeError(name: name, reason: "must be a decimal number of seconds, found \(value.playlistText)")
+        }
+        if !signed, text.utf8.first == UInt8(ascii: "-") || text.utf8.first == UInt8(ascii: "+") {
+            throw AttributeError(name: name, reason: "must be an unsigned decimal number, found \(text)")
+        }
+        return time
+    }
+
+    static func hexadecimal(_ name: String, _ value: AttributeValue) throws(AttributeError) -> String {
+        guard case .hexadecimal(let text) = value else {
+            throw AttributeError(name: name, reason: "must be a hexadecimal sequence (0x…), found \(value.playlistText)")
         }
         return text
     }
@@ -100,13 +129,7 @@ struct AttributeReader {
     /// A decimal-floating-point (non-negative) or signed-decimal-floating-point value, exactly.
     mutating func decimalTime(_ name: String, signed: Bool = false) throws(AttributeError) -> MediaTime? {
         guard let value = take(name) else { return nil }
-        guard case .decimal(let text) = value, let time = MediaTime(decimal: text) else {
-            throw AttributeError(name: name, reason: "must be a decimal number of seconds, found \(value.playlistText)")
-        }
-        if !signed, text.first == "-" || text.first == "+" {
-            throw AttributeError(name: name, reason: "must be an unsigned decimal number, found \(text)")
-        }
-        return time
+        return try Self.decimalTime(name, value, signed: signed)
     }
 
     mutating func requiredDecimalTime(_ name: String, signed: Bool = false) throws(AttributeError) -> MediaTime {
@@ -128,25 +151,30 @@ struct AttributeReader {
 
     mutating func hexadecimal(_ name: String) throws(AttributeError) -> String? {
         guard let value = take(name) else { return nil }
-        guard case .hexadecimal(let text) = value else {
-            throw AttributeError(name: name, reason: "must be a hexadecimal sequence (0x…), found \(value.playlistText)")
-        }
-        return text
+        return try Self.hexadecimal(name, value)
     }
 
     mutating func date(_ name: String) throws(AttributeError) -> PlaylistDate? {
-        guard let text = try quotedString(name) else { return nil }
-        guard let date = PlaylistDate(iso8601: text) else {
-            throw AttributeError(name: name, reason: "must be an ISO 8601 date with a time zone, found \"\(text)\"")
-        }
-        return date
+        guard let value = take(name) else { return nil }
+        return try Self.date(name, value)
     }
 
     /// A comma-separated enumerated-string-list inside a quoted string.
     mutating func list(_ name: String) throws(AttributeError) -> [String]? {
         guard let text = try quotedString(name) else { return nil }
-        return text.split(separator: ",", omittingEmptySubsequences: true).map {
-            String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        return Self.splitList(text)
+    }
+
+    /// Splits `"A,B, C"` into `["A", "B", "C"]`, dropping empty items and surrounding spaces.
+    static func splitList(_ text: String) -> [String] {
+        if !text.utf8.contains(UInt8(ascii: ",")), !text.utf8.contains(UInt8(ascii: " ")) {
+            return text.isEmpty ? [] : [text]
+        }
+        return text.utf8.split(separator: UInt8(ascii: ",")).compactMap { item in
+            var slice = item[...]
+            while slice.first == UInt8(ascii: " ") { slice = slice.dropFirst() }
+            while slice.last == UInt8(ascii: " ") { slice = slice.dropLast() }
+            return slice.isEmpty ? nil : String(slice)
         }
     }
 

@@ -6,50 +6,65 @@ extension DateRange {
     /// Only `ID` is required here: START-DATE may come from an earlier tag with the same ID, which
     /// the parser and the validator check at playlist level.
     public init(attributes: [Attribute]) throws(AttributeError) {
-        var reader = AttributeReader(attributes)
-        self.init(id: try reader.requiredQuotedString("ID"))
-        className = try reader.quotedString("CLASS")
-        startDate = try reader.date("START-DATE")
-        cue = try reader.list("CUE")?.map(Cue.init(rawValue:))
-        if cue == nil, case .quotedString? = reader.attributes.first(where: { $0.name == "X-CUE" })?.value,
-            let legacy = try reader.list("X-CUE")
-        {
-            // The attribute was named X-CUE in earlier drafts; players still honour it.
-            cue = legacy.map(Cue.init(rawValue:))
-        }
-        endDate = try reader.date("END-DATE")
-        duration = try reader.decimalTime("DURATION")
-        plannedDuration = try reader.decimalTime("PLANNED-DURATION")
-        if let endOnNext = try reader.enumerated("END-ON-NEXT") {
-            guard endOnNext == "YES" else {
-                throw AttributeError(name: "END-ON-NEXT", reason: "must be YES, found \(endOnNext)")
-            }
-            self.endOnNext = true
-        }
-        scte35Command = try reader.hexadecimal("SCTE35-CMD")
-        scte35Out = try reader.hexadecimal("SCTE35-OUT")
-        scte35In = try reader.hexadecimal("SCTE35-IN")
-        assetURI = try reader.quotedString("X-ASSET-URI")
-        assetList = try reader.quotedString("X-ASSET-LIST")
-        resumeOffset = try reader.decimalTime("X-RESUME-OFFSET", signed: true)
-        playoutLimit = try reader.decimalTime("X-PLAYOUT-LIMIT")
-        snap = try reader.list("X-SNAP")?.map(Snap.init(rawValue:))
-        restrict = try reader.list("X-RESTRICT")?.map(Restriction.init(rawValue:))
-        timelineOccupies = try reader.quotedString("X-TIMELINE-OCCUPIES").map(TimelineOccupancy.init(rawValue:))
-        timelineStyle = try reader.quotedString("X-TIMELINE-STYLE").map(TimelineStyle.init(rawValue:))
-        contentMayVary = try reader.quotedString("X-CONTENT-MAY-VARY").map(YesNo.init(rawValue:))
-        skipControlOffset = try reader.decimalTime("X-SKIP-CONTROL-OFFSET")
-        skipControlDuration = try reader.decimalTime("X-SKIP-CONTROL-DURATION")
-        skipControlLabelID = try reader.quotedString("X-SKIP-CONTROL-LABEL-ID")
-        preloadURI = try reader.quotedString("X-URI")
-        preloadTargetID = try reader.quotedString("X-TARGET-ID")
-        preloadTargetClass = try reader.quotedString("X-TARGET-CLASS")
-        for attribute in reader.unconsumed {
-            if attribute.name.hasPrefix("X-") {
+        // One pass with a switch on the name: a 24-hour DVR playlist has thousands of these.
+        self.init(id: "")
+        var sawID = false
+        var legacyCue: [Cue]?
+        for attribute in attributes {
+            let name = attribute.name
+            let value = attribute.value
+            switch name {
+            case "ID":
+                id = try AttributeReader.quotedString(name, value)
+                sawID = true
+            case "CLASS": className = try AttributeReader.quotedString(name, value)
+            case "START-DATE": startDate = try AttributeReader.date(name, value)
+            case "CUE": cue = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Cue.init(rawValue:))
+            case "X-CUE":
+                // The attribute was named X-CUE in earlier drafts; players still honour it.
+                if case .quotedString(let text) = value {
+                    legacyCue = AttributeReader.splitList(text).map(Cue.init(rawValue:))
+                }
                 clientAttributes.append(attribute)
-            } else {
-                unknownAttributes.append(attribute)
+            case "END-DATE": endDate = try AttributeReader.date(name, value)
+            case "DURATION": duration = try AttributeReader.decimalTime(name, value, signed: false)
+            case "PLANNED-DURATION": plannedDuration = try AttributeReader.decimalTime(name, value, signed: false)
+            case "END-ON-NEXT":
+                guard case .enumerated("YES") = value else {
+                    throw AttributeError(name: name, reason: "must be YES, found \(value.playlistText)")
+                }
+                endOnNext = true
+            case "SCTE35-CMD": scte35Command = try AttributeReader.hexadecimal(name, value)
+            case "SCTE35-OUT": scte35Out = try AttributeReader.hexadecimal(name, value)
+            case "SCTE35-IN": scte35In = try AttributeReader.hexadecimal(name, value)
+            case "X-ASSET-URI": assetURI = try AttributeReader.quotedString(name, value)
+            case "X-ASSET-LIST": assetList = try AttributeReader.quotedString(name, value)
+            case "X-RESUME-OFFSET": resumeOffset = try AttributeReader.decimalTime(name, value, signed: true)
+            case "X-PLAYOUT-LIMIT": playoutLimit = try AttributeReader.decimalTime(name, value, signed: false)
+            case "X-SNAP": snap = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Snap.init(rawValue:))
+            case "X-RESTRICT":
+                restrict = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Restriction.init(rawValue:))
+            case "X-TIMELINE-OCCUPIES": timelineOccupies = TimelineOccupancy(rawValue: try AttributeReader.quotedString(name, value))
+            case "X-TIMELINE-STYLE": timelineStyle = TimelineStyle(rawValue: try AttributeReader.quotedString(name, value))
+            case "X-CONTENT-MAY-VARY": contentMayVary = YesNo(rawValue: try AttributeReader.quotedString(name, value))
+            case "X-SKIP-CONTROL-OFFSET": skipControlOffset = try AttributeReader.decimalTime(name, value, signed: false)
+            case "X-SKIP-CONTROL-DURATION": skipControlDuration = try AttributeReader.decimalTime(name, value, signed: false)
+            case "X-SKIP-CONTROL-LABEL-ID": skipControlLabelID = try AttributeReader.quotedString(name, value)
+            case "X-URI": preloadURI = try AttributeReader.quotedString(name, value)
+            case "X-TARGET-ID": preloadTargetID = try AttributeReader.quotedString(name, value)
+            case "X-TARGET-CLASS": preloadTargetClass = try AttributeReader.quotedString(name, value)
+            default:
+                if name.utf8.starts(with: "X-".utf8) {
+                    clientAttributes.append(attribute)
+                } else {
+                    unknownAttributes.append(attribute)
+                }
             }
+        }
+        guard sawID else { throw AttributeError(name: "ID", reason: "is required", isMissing: true) }
+        if cue == nil, let legacyCue {
+            cue = legacyCue
+            clientAttributes.removeAll { $0.name == "X-CUE" }
         }
     }
 

@@ -1,0 +1,33 @@
+# Conveniences; every target is one command you could type yourself.
+SWIFT ?= swift
+
+.PHONY: bootstrap build test release demo bench fuzz goldens clean
+
+bootstrap:
+	scripts/bootstrap
+
+build: bootstrap
+	$(SWIFT) build
+
+test: bootstrap
+	$(SWIFT) test
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+# The main job for now: inspect, validate and re-format the bundled example playlists.
+demo: bootstrap
+	scripts/demo
+
+bench:
+	scripts/bootstrap --bench
+	Benchmarks/run-parse.sh
+
+fuzz:
+	Fuzz/run.sh 600
+
+goldens: bootstrap
+	UPDATE_GOLDENS=1 $(SWIFT) test
+
+clean:
+	rm -rf .build Benchmarks/.build Fuzz/.build
