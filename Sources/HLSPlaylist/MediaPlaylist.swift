@@ -146,8 +146,11 @@ extension MediaPlaylist {
         return result
     }
 
-    /// The media sequence number of the segment at `index`.
-    public func mediaSequenceNumber(ofSegmentAt index: Int) -> Int { mediaSequence + index }
+    /// The media sequence number of the segment at `index`. In a delta update EXT-X-MEDIA-SEQUENCE
+    /// numbers the first skipped segment, so the skipped ones are counted too (§4.4.5.2).
+    public func mediaSequenceNumber(ofSegmentAt index: Int) -> Int {
+        mediaSequence + (skip?.skippedSegments ?? 0) + index
+    }
 
     /// The discontinuity sequence number of each segment.
     ///

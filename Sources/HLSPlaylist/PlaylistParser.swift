@@ -300,6 +300,7 @@ struct ParserState {
     var hasOpenSegment = false
     var pendingHasInfo = false
     var pendingInfoLine = 0
+    var pendingInfoSpan = (start: 0, end: 0)
     var pendingDateLine: Int32 = 0
     var currentKeys: [EncryptionKey] = []
     var keysJustSet = false
@@ -308,7 +309,7 @@ struct ParserState {
 
     // Multivariant playlist.
     var multivariant = MultivariantPlaylist()
-    var pendingStreamInf: (attributes: [Attribute], line: Int, column: Int)?
+    var pendingStreamInf: (attributes: [Attribute], line: Int, start: Int, end: Int)?
 
     var lineNumber = 0
     var lineStart = 0
@@ -323,7 +324,7 @@ struct ParserState {
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         let count = buffer.count
-        guard let base = buffer.baseAddress else {
+        guard count > 0, let base = buffer.baseAddress else {
             throw PlaylistParseError(kind: .missingHeader, line: 1, column: 1, excerpt: "",
                                      message: "the playlist is empty; a playlist starts with #EXTM3U")
         }
@@ -409,6 +410,10 @@ struct ParserState {
                 multivariant.variants.append(variant)
                 lines.variants.append(Int32(streamInf.line))
             } catch {
+                // Locate the problem at the EXT-X-STREAM-INF line, not at this URI line.
+                let current = (lineStart, lineEnd)
+                (lineStart, lineEnd) = (streamInf.start, streamInf.end)
+                defer { (lineStart, lineEnd) = current }
                 try attributeProblem(error, tag: .streamInf, line: streamInf.line)
             }
             return
@@ -443,7 +448,7 @@ struct ParserState {
         let valueStart = nameEnd < end ? nameEnd + 1 : end
         let hasValue = nameEnd < end
         if tag.scope != .either {
-            try decideKind(tag.scope, tag: tag)
+            guard try decideKind(tag.scope, tag: tag) else { return }
         }
         switch tag {
         case .extinf:
@@ -612,7 +617,7 @@ struct ParserState {
             if let previous = pendingStreamInf {
                 try problem(.missingURI, column: 1, "the EXT-X-STREAM-INF on line \(previous.line) has no URI line after it")
             }
-            pendingStreamInf = (attributes, lineNumber, 1)
+            pendingStreamInf = (attributes, lineNumber, lineStart, lineEnd)
         case .iFrameStreamInf:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
@@ -670,6 +675,7 @@ struct ParserState {
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
+        pendingInfoSpan = (lineStart, lineEnd)
     }
 
     // MARK: Segments
@@ -700,7 +706,9 @@ struct ParserState {
 
     // MARK: Kinds, variables, occurrences
 
-    private mutating func decideKind(_ scope: TagName.Scope, tag: TagName) throws(PlaylistParseError) {
+    /// Settles the playlist's kind on its first kind-specific tag; returns `false` (after a
+    /// diagnostic, in lenient mode) when `tag` belongs to the other kind and must be skipped.
+    private mutating func decideKind(_ scope: TagName.Scope, tag: TagName) throws(PlaylistParseError) -> Bool {
         if kind == .either {
             kind = scope
             kindDecidedAtLine = lineNumber
@@ -710,12 +718,14 @@ struct ParserState {
             }
         } else if kind != scope {
             let other = kind == .media ? "media" : "multivariant"
-            throw PlaylistParseError(
-                kind: .mixedPlaylistTypes, line: lineNumber, column: 2, excerpt: excerptFromLine(),
-                message: "#\(tag.text) cannot appear in a \(other) playlist (its type was set by line \(kindDecidedAtLine)); "
+            try problem(
+                .mixedPlaylistTypes, column: 2,
+                "#\(tag.text) cannot appear in a \(other) playlist (its type was set by line \(kindDecidedAtLine)); "
                     + "a playlist is either a media playlist or a multivariant playlist, never both (§4.1)"
             )
+            return false
         }
+        return true
     }
 
     private mutating func recordOccurrence(_ tag: TagName) {
@@ -796,10 +806,12 @@ struct ParserState {
     private mutating func finishLines(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
         if pendingHasInfo {
             lineNumber = pendingInfoLine
+            (lineStart, lineEnd) = pendingInfoSpan
             try problem(.missingURI, column: 1, "the last EXTINF has no URI line after it")
         }
         if let streamInf = pendingStreamInf {
             lineNumber = streamInf.line
+            (lineStart, lineEnd) = (streamInf.start, streamInf.end)
             try problem(.missingURI, column: 1, "the last EXT-X-STREAM-INF has no URI line after it")
         }
     }
@@ -872,10 +884,19 @@ struct ParserState {
         return String(decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<end]), as: UTF8.self)
     }
 
+    /// The column of `NAME=` where an attribute starts (after ':' or ','), so that `DURATION` is
+    /// not found inside `PLANNED-DURATION`, searched in the whole line (the excerpt is truncated);
+    /// 1 when the attribute is absent.
     private func columnOfAttribute(_ name: String) -> Int {
-        let text = excerptFromLine()
-        if let range = text.firstRange(of: name + "=") ?? text.firstRange(of: name) {
-            return text.utf8.distance(from: text.utf8.startIndex, to: range.lowerBound.samePosition(in: text.utf8) ?? text.utf8.startIndex) + 1
+        guard let buffer = currentBuffer else { return 1 }
+        let text = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+        let needle = Array((name + "=").utf8)
+        guard text.count > needle.count else { return 1 }
+        for index in 1...(text.count - needle.count)
+        where (text[index - 1] == UInt8(ascii: ":") || text[index - 1] == UInt8(ascii: ","))
+            && text[index..<index + needle.count].elementsEqual(needle)
+        {
+            return index + 1
         }
         return 1
     }

@@ -36,7 +36,10 @@ public struct VariantStream: Sendable, Hashable {
         audio = try reader.quotedString("AUDIO")
         subtitles = try reader.quotedString("SUBTITLES")
         if reader.has("CLOSED-CAPTIONS") {
-            if let group = try? reader.quotedString("CLOSED-CAPTIONS") {
+            // Look at the value's type before reading it: a failed quotedString read would consume
+            // the attribute and lose an enumerated NONE.
+            if case .quotedString(let group)? = reader.attributes.first(where: { $0.name == "CLOSED-CAPTIONS" })?.value {
+                _ = try reader.quotedString("CLOSED-CAPTIONS")
                 closedCaptions = .group(group)
             } else if let value = try reader.enumerated("CLOSED-CAPTIONS") {
                 guard value == "NONE" else {
