@@ -920,7 +920,7 @@ struct ParserState {
 }
 
 extension String {
-    /// Percent-decoding that leaves malformed escapes as they are.
+    /// Percent-decoding (RFC 3986) that leaves malformed escapes as they are; `+` stays `+`.
     var removingPercentEncodingLossy: String {
         var bytes: [UInt8] = []
         var iterator = Array(utf8)[...]
@@ -930,8 +930,6 @@ extension String {
             {
                 bytes.append(value)
                 iterator = iterator.dropFirst(2)
-            } else if byte == UInt8(ascii: "+") {
-                bytes.append(0x20)
             } else {
                 bytes.append(byte)
             }
