@@ -279,7 +279,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
 
     /// How long a break plays: the asset list's total when resolved (D.2), else the stated
     /// duration; capped by the playout limit.
-    static func playedDuration(event: InterstitialEvent, state: AssetListState) -> MediaTime? {
+    public static func playedDuration(event: InterstitialEvent, state: AssetListState) -> MediaTime? {
         var duration: MediaTime?
         switch state {
         case .failed:
@@ -305,7 +305,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
     /// The resumption offset of one event (D.2, D.5): X-RESUME-OFFSET when given; else, for a
     /// playlist event, the played duration (which the playout limit already caps); zero when the
     /// break plays nothing or failed; zero by default for a client event.
-    static func resumptionOffset(event: InterstitialEvent, state: AssetListState, duration: MediaTime?) -> MediaTime {
+    public static func resumptionOffset(event: InterstitialEvent, state: AssetListState, duration: MediaTime?) -> MediaTime {
         if case .failed = state { return .zero }
         if let explicit = event.resumptionOffset {
             // Indefinite means "by the wall-clock time the break took": its duration, on a timeline.

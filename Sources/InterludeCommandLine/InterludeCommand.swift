@@ -12,6 +12,7 @@ public enum InterludeCommand {
     static let subcommands: [any Subcommand.Type] = [
         InspectCommand.self,
         FormatCommand.self,
+        TimelineCommand.self,
     ]
 
     static var overview: String {
