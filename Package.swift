@@ -15,12 +15,14 @@ let package = Package(
     name: "Interlude",
     products: [
         .library(name: "MediaTime", targets: ["MediaTime"]),
+        .library(name: "VirtualTime", targets: ["VirtualTime"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
         .target(name: "MediaTime", swiftSettings: strictSettings),
+        .target(name: "VirtualTime", swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
         .target(
@@ -34,6 +36,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"], swiftSettings: strictSettings),
         .testTarget(
             name: "HLSPlaylistTests",
             dependencies: ["HLSPlaylist", "MediaTime"],
