@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "MediaTime", targets: ["MediaTime"]),
         .library(name: "VirtualTime", targets: ["VirtualTime"]),
+        .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
         .executable(name: "interlude", targets: ["interlude"]),
@@ -23,6 +24,7 @@ let package = Package(
     targets: [
         .target(name: "MediaTime", swiftSettings: strictSettings),
         .target(name: "VirtualTime", swiftSettings: strictSettings),
+        .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
         .target(
@@ -37,6 +39,11 @@ let package = Package(
         ),
         .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MediaProbeTests",
+            dependencies: ["MediaProbe", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "HLSPlaylistTests",
             dependencies: ["HLSPlaylist", "MediaTime"],

@@ -1,0 +1,224 @@
+import MediaTime
+
+/// Measures MPEG-2 transport stream segments (ISO/IEC 13818-1): finds the programme's elementary
+/// streams through the PAT and PMT and reads the presentation time stamps of their PES packets.
+///
+/// The duration of a stream in a segment is the span of its time stamps plus one frame (the
+/// smallest step between consecutive time stamps); the segment's duration is that of its video
+/// stream when it has one, else of its first audio stream. Time stamps wrap at 2³³ and are
+/// unwrapped.
+public enum TransportStreamProbe {
+    /// The 90 kHz clock of PES time stamps.
+    public static let timescale: Int32 = 90_000
+
+    /// What one elementary stream holds in a segment.
+    public struct Stream: Sendable, Hashable {
+        /// The packet identifier.
+        public var pid: Int
+        /// The PMT stream type (0x1B H.264, 0x24 HEVC, 0x0F AAC, 0x03/0x04 MPEG audio, …).
+        public var streamType: Int
+        /// Presentation time stamps in arrival order, unwrapped, in 90 kHz units.
+        public var presentationTimes: [Int64]
+        /// For ADTS AAC audio: the duration of the last PES packet's frames, which the time stamps
+        /// alone do not tell (a PES packet often carries several frames).
+        public var lastPacketDuration: MediaTime?
+
+        /// Whether the stream is video.
+        public var isVideo: Bool { [0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xEA].contains(streamType) }
+        /// Whether the stream is audio.
+        public var isAudio: Bool { [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87].contains(streamType) }
+
+        /// The earliest time stamp.
+        public var firstPresentationTime: Int64? { presentationTimes.min() }
+
+        /// The span of the time stamps plus the last packet's duration: for AAC the frames it holds,
+        /// otherwise one frame interval (the smallest positive step between sorted time stamps);
+        /// `nil` with fewer than two time stamps.
+        public var duration: MediaTime? {
+            let sorted = presentationTimes.sorted()
+            if let last = lastPacketDuration, let first = sorted.first {
+                return MediaTime(value: sorted[sorted.count - 1] - first, timescale: TransportStreamProbe.timescale) + last
+            }
+            guard presentationTimes.count >= 2 else { return nil }
+            var step = Int64.max
+            for index in 1..<sorted.count {
+                let delta = sorted[index] - sorted[index - 1]
+                if delta > 0, delta < step { step = delta }
+            }
+            guard step != .max else { return nil }
+            return MediaTime(value: sorted[sorted.count - 1] - sorted[0] + step, timescale: TransportStreamProbe.timescale)
+        }
+    }
+
+    /// Reads every elementary stream's time stamps.
+    ///
+    /// - Throws: ``MediaProbeError`` when the data is not a transport stream or has no PES time
+    ///   stamps.
+    /// - Complexity: O(n) in the size of the segment.
+    public static func streams(in data: [UInt8]) throws(MediaProbeError) -> [Stream] {
+        let packetSize = 188
+        guard data.count >= packetSize else { throw MediaProbeError(message: "too short for an MPEG-TS packet (\(data.count) bytes)") }
+        guard let syncOffset = (0..<min(packetSize, data.count)).first(where: { isSynchronised(data, at: $0) }) else {
+            throw MediaProbeError(message: "no MPEG-TS sync bytes (0x47 every 188 bytes); not a transport stream")
+        }
+        var pmtPIDs: Set<Int> = []
+        var streamTypes: [Int: Int] = [:]
+        var order: [Int] = []
+        var times: [Int: [Int64]] = [:]
+        var lastPacket: [Int: [UInt8]] = [:]
+        var offset = syncOffset
+        while offset + packetSize <= data.count {
+            defer { offset += packetSize }
+            guard data[offset] == 0x47 else { continue }
+            let payloadStart = data[offset + 1] & 0x40 != 0
+            let pid = Int(data[offset + 1] & 0x1F) << 8 | Int(data[offset + 2])
+            let adaptation = (data[offset + 3] >> 4) & 0x3
+            var payload = offset + 4
+            if adaptation == 2 { continue }
+            if adaptation == 3 { payload += 1 + Int(data[offset + 4]) }
+            let end = offset + packetSize
+            guard payload < end else { continue }
+            if pid == 0, payloadStart {
+                pmtPIDs = programMapPIDs(data, payload: payload, end: end)
+            } else if pmtPIDs.contains(pid), payloadStart {
+                for (streamPID, type) in elementaryStreams(data, payload: payload, end: end) where streamTypes[streamPID] == nil {
+                    streamTypes[streamPID] = type
+                    order.append(streamPID)
+                }
+            } else if let type = streamTypes[pid] {
+                if payloadStart, let pts = presentationTime(data, payload: payload, end: end) {
+                    times[pid, default: []].append(pts)
+                }
+                if type == 0x0F {
+                    if payloadStart {
+                        let headerLength = payload + 9 <= end ? Int(data[payload + 8]) : 0
+                        lastPacket[pid] = Array(data[min(end, payload + 9 + headerLength)..<end])
+                    } else {
+                        lastPacket[pid, default: []].append(contentsOf: data[payload..<end])
+                    }
+                }
+            }
+        }
+        guard !streamTypes.isEmpty else { throw MediaProbeError(message: "no PAT/PMT found: cannot tell the elementary streams apart") }
+        let streams = order.map { pid in
+            Stream(pid: pid, streamType: streamTypes[pid]!, presentationTimes: unwrap(times[pid] ?? []),
+                   lastPacketDuration: lastPacket[pid].flatMap(adtsDuration))
+        }
+        guard streams.contains(where: { !$0.presentationTimes.isEmpty }) else {
+            throw MediaProbeError(message: "no PES packet carries a presentation time stamp")
+        }
+        return streams
+    }
+
+    /// The segment's measured duration: its video stream's, else its first audio stream's.
+    public static func duration(of data: [UInt8]) throws(MediaProbeError) -> MediaTime {
+        let found = try streams(in: data)
+        let preferred = found.first { $0.isVideo && $0.duration != nil } ?? found.first { $0.isAudio && $0.duration != nil }
+            ?? found.first { $0.duration != nil }
+        guard let duration = preferred?.duration else {
+            throw MediaProbeError(message: "fewer than two time stamps in every stream: the duration cannot be measured")
+        }
+        return duration
+    }
+
+    private static func isSynchronised(_ data: [UInt8], at offset: Int) -> Bool {
+        var position = offset
+        var seen = 0
+        while position < data.count, seen < 3 {
+            if data[position] != 0x47 { return false }
+            position += 188
+            seen += 1
+        }
+        return seen > 0
+    }
+
+    /// PMT PIDs from a PAT section.
+    private static func programMapPIDs(_ data: [UInt8], payload: Int, end: Int) -> Set<Int> {
+        let pointer = Int(data[payload])
+        let section = payload + 1 + pointer
+        guard section + 8 < end else { return [] }
+        let length = Int(data[section + 1] & 0x0F) << 8 | Int(data[section + 2])
+        let last = min(end, section + 3 + length - 4)  // less the CRC
+        var result: Set<Int> = []
+        var index = section + 8
+        while index + 4 <= last {
+            let program = Int(data[index]) << 8 | Int(data[index + 1])
+            let pid = Int(data[index + 2] & 0x1F) << 8 | Int(data[index + 3])
+            if program != 0 { result.insert(pid) }
+            index += 4
+        }
+        return result
+    }
+
+    /// (PID, stream type) pairs from a PMT section.
+    private static func elementaryStreams(_ data: [UInt8], payload: Int, end: Int) -> [(Int, Int)] {
+        let pointer = Int(data[payload])
+        let section = payload + 1 + pointer
+        guard section + 12 < end else { return [] }
+        let length = Int(data[section + 1] & 0x0F) << 8 | Int(data[section + 2])
+        let last = min(end, section + 3 + length - 4)
+        let programInfoLength = Int(data[section + 10] & 0x0F) << 8 | Int(data[section + 11])
+        var index = section + 12 + programInfoLength
+        var result: [(Int, Int)] = []
+        while index + 5 <= last {
+            let type = Int(data[index])
+            let pid = Int(data[index + 1] & 0x1F) << 8 | Int(data[index + 2])
+            let infoLength = Int(data[index + 3] & 0x0F) << 8 | Int(data[index + 4])
+            result.append((pid, type))
+            index += 5 + infoLength
+        }
+        return result
+    }
+
+    /// The PTS of a PES packet starting at `payload`.
+    private static func presentationTime(_ data: [UInt8], payload: Int, end: Int) -> Int64? {
+        guard payload + 14 <= end, data[payload] == 0, data[payload + 1] == 0, data[payload + 2] == 1 else { return nil }
+        let flags = data[payload + 7]
+        guard flags & 0x80 != 0 else { return nil }
+        let p = payload + 9
+        let high = Int64(data[p] >> 1 & 0x07)
+        let middle = Int64(data[p + 1]) << 7 | Int64(data[p + 2] >> 1)
+        let low = Int64(data[p + 3]) << 7 | Int64(data[p + 4] >> 1)
+        return high << 30 | middle << 15 | low
+    }
+
+    /// The duration of the ADTS AAC frames in a PES payload: 1024 samples each at the header's
+    /// sampling frequency.
+    private static func adtsDuration(_ bytes: [UInt8]) -> MediaTime? {
+        let rates: [Int32] = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+        var index = 0
+        var frames: Int64 = 0
+        var rate: Int32?
+        while index + 7 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] & 0xF0 == 0xF0 {
+            let rateIndex = Int((bytes[index + 2] >> 2) & 0x0F)
+            guard rateIndex < rates.count else { return nil }
+            rate = rates[rateIndex]
+            let length = Int(bytes[index + 3] & 0x03) << 11 | Int(bytes[index + 4]) << 3 | Int(bytes[index + 5] >> 5)
+            guard length >= 7 else { break }
+            let blocks = Int64(bytes[index + 6] & 0x03) + 1
+            frames += blocks
+            index += length
+        }
+        guard let rate, frames > 0 else { return nil }
+        return MediaTime(value: frames * 1024, timescale: rate)
+    }
+
+    /// Undoes 33-bit wraparound relative to the first time stamp.
+    private static func unwrap(_ values: [Int64]) -> [Int64] {
+        guard let first = values.first else { return [] }
+        let modulus: Int64 = 1 << 33
+        return values.map { value in
+            var delta = value - first
+            if delta < -modulus / 2 { delta += modulus } else if delta > modulus / 2 { delta -= modulus }
+            return first + delta
+        }
+    }
+}
+
+/// A segment that cannot be measured.
+public struct MediaProbeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
