@@ -1,0 +1,8 @@
+#include <malloc.h>
+
+#include "CHeapStatistics.h"
+
+size_t heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
