@@ -28,6 +28,8 @@ let package = Package(
             dependencies: [
                 "CHeapStatistics",
                 .product(name: "HLSPlaylist", package: "Interlude"),
+                .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "MediaTime", package: "Interlude"),
             ],
             swiftSettings: strictSettings
         ),

@@ -98,8 +98,8 @@ extension MediaPlaylist {
     /// - Complexity: O(n) in the number of segments.
     public var dateRanges: [DateRange] {
         var result: [DateRange] = []
-        for segment in segments where !segment.dateRanges.isEmpty {
-            result.append(contentsOf: segment.dateRanges)
+        forEachSegmentExtras { _, extras in
+            if !extras.dateRanges.isEmpty { result.append(contentsOf: extras.dateRanges) }
         }
         result.append(contentsOf: trailingDateRanges)
         return result
@@ -110,17 +110,21 @@ extension MediaPlaylist {
     ///
     /// - Complexity: O(n + d) for n segments and d date-range tags.
     public var consolidatedDateRanges: [DateRange] {
-        var order: [String] = []
-        var byID: [String: DateRange] = [:]
-        for range in dateRanges {
-            if let existing = byID[range.id] {
-                if let merged = try? existing.merging(range) { byID[range.id] = merged }
+        var result: [DateRange] = []
+        var indexByID: [String: Int] = [:]
+        func add(_ range: DateRange) {
+            if let index = indexByID[range.id] {
+                if let merged = try? result[index].merging(range) { result[index] = merged }
             } else {
-                order.append(range.id)
-                byID[range.id] = range
+                indexByID[range.id] = result.count
+                result.append(range)
             }
         }
-        return order.compactMap { byID[$0] }
+        forEachSegmentExtras { _, extras in
+            for range in extras.dateRanges { add(range) }
+        }
+        for range in trailingDateRanges { add(range) }
+        return result
     }
 
     /// The sum of the segment durations, exactly.
@@ -128,7 +132,9 @@ extension MediaPlaylist {
     /// - Complexity: O(n).
     public var duration: MediaTime {
         var total = MediaTime.zero
-        for segment in segments { total += segment.duration }
+        segments.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices { total += buffer[index].duration }
+        }
         return total
     }
 
@@ -139,9 +145,11 @@ extension MediaPlaylist {
         var result: [MediaTime] = []
         result.reserveCapacity(segments.count)
         var time = MediaTime.zero
-        for segment in segments {
-            result.append(time)
-            time += segment.duration
+        segments.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                result.append(time)
+                time += buffer[index].duration
+            }
         }
         return result
     }
@@ -171,15 +179,22 @@ extension MediaPlaylist {
     public func programDateTimes() -> [PlaylistDate?] {
         var result: [PlaylistDate?] = []
         result.reserveCapacity(segments.count)
-        var next: PlaylistDate?
-        for segment in segments {
-            if let written = segment.programDateTime {
-                next = written
-            } else if segment.isDiscontinuity {
-                next = nil
+        // The previous segment's date and duration; the sum is taken only when a segment has no
+        // date of its own (most live playlists date every segment).
+        var previous: (date: PlaylistDate, duration: MediaTime)?
+        segments.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                let date: PlaylistDate?
+                if let written = buffer[index].programDateTime {
+                    date = written
+                } else if buffer[index].isDiscontinuity {
+                    date = nil
+                } else {
+                    date = previous.map { $0.date.adding($0.duration) }
+                }
+                result.append(date)
+                previous = date.map { ($0, buffer[index].duration) }
             }
-            result.append(next)
-            next = next?.adding(segment.duration)
         }
         // Dates before the first written one can be derived backwards (§6.3.1 lets clients
         // extrapolate within a discontinuity-free run).
@@ -193,6 +208,20 @@ extension MediaPlaylist {
             }
         }
         return result
+    }
+
+    /// Calls `body` with the index and the boxed rare fields of every segment that has any (date
+    /// ranges, parts, markers, unknown lines, a title, a byte range or a map), skipping the rest
+    /// without copying them.
+    ///
+    /// - Complexity: O(n), with no reference counting for segments that have no extras.
+    func forEachSegmentExtras(_ body: (Int, SegmentExtras.Value) -> Void) {
+        segments.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                guard let box = buffer[index].extras.box else { continue }
+                body(index, box.value)
+            }
+        }
     }
 
     /// Whether the playlist is live: no EXT-X-ENDLIST and not a VOD playlist type.

@@ -13,12 +13,16 @@ enum BenchmarkCommand {
         usage: hls-bench generate DIR [--seed N]
                hls-bench parse FILE MIN_SECONDS MIN_ITERATIONS
                hls-bench memory FILE
+               hls-bench timeline FILE MIN_SECONDS MIN_ITERATIONS
 
         generate  writes the benchmark playlists into DIR (byte-identical for a given seed, 1234 by default)
         parse     times strict parses of FILE from memory and prints
                   RESULT peer=interlude file=NAME bytes=N iters=K median_us=X min_us=Y mb_s=Z
         memory    measures the heap a parsed FILE keeps alive and prints
                   RESULT peer=interlude file=NAME bytes=N model_bytes=M ratio=R
+        timeline  times building the interstitial events, schedule and integrated-timeline snapshot of
+                  a parsed FILE, and the rebuild after a live reload that adds one segment and one event:
+                  RESULT peer=interlude file=NAME events=E segments=S build_median_us=X build_min_us=Y reload_median_us=Z reload_min_us=W
         """
 
     /// Runs the command for `arguments` (without the program name) and returns the exit status.
@@ -38,6 +42,16 @@ enum BenchmarkCommand {
                     return usageError("MIN_ITERATIONS must be a positive integer")
                 }
                 let benchmark = ParseBenchmark(
+                    fileName: PlaylistFile.name(of: arguments[1]), bytes: try PlaylistFile.read(arguments[1]),
+                    minimumSeconds: minimumSeconds, minimumIterations: minimumIterations
+                )
+                print(try benchmark.run())
+                printError("blackhole checksum=\(Blackhole.checksum)")
+            case "timeline" where arguments.count == 4:
+                guard let minimumSeconds = Double(arguments[2]), minimumSeconds >= 0,
+                    let minimumIterations = Int(arguments[3]), minimumIterations >= 1
+                else { return usageError("MIN_SECONDS must be a non-negative number and MIN_ITERATIONS a positive integer") }
+                let benchmark = TimelineBenchmark(
                     fileName: PlaylistFile.name(of: arguments[1]), bytes: try PlaylistFile.read(arguments[1]),
                     minimumSeconds: minimumSeconds, minimumIterations: minimumIterations
                 )

@@ -8,8 +8,8 @@ extension PlaylistGenerator {
     /// and, where the break ends, the splice-in tag with the same ID (DURATION, END-DATE, SCTE35-IN).
     ///
     /// About 4.5 MB.
-    func makeLiveDVRPlaylist() -> String {
-        var random = makeRandomNumbers(stream: 2)
+    func makeLiveDVRPlaylist(interstitials: Int = 600, spliceBreaks: Int = 700, stream: UInt64 = 2) -> String {
+        var random = makeRandomNumbers(stream: stream)
         let windowStart = Self.millisecondsSince1970(year: 2026, month: 11, day: 29, hour: 5, minute: 0, second: 0)
         let segmentMilliseconds = 2000
         let firstSequenceNumber = 1_800_000 + random.next(below: 100_000)
@@ -17,14 +17,16 @@ extension PlaylistGenerator {
 
         // 1,300 events at even spacing (66 s) with up to 14 s of jitter, interstitials and SCTE-35
         // breaks interleaved at random; no break lasts more than 45 s, so breaks never overlap.
-        var isInterstitial = Array(repeating: true, count: 600) + Array(repeating: false, count: 700)
+        var isInterstitial = Array(repeating: true, count: interstitials) + Array(repeating: false, count: spliceBreaks)
+        let maximumBreakMilliseconds = isInterstitial.count > 1_300 ? 30_000 : 45_000
         random.shuffle(&isInterstitial)
         var tags: [Int: [String]] = [:]
         for (event, interstitial) in isInterstitial.enumerated() {
             let segment = 10 + event * (segmentCount - 40) / isInterstitial.count + random.next(below: 8)
             let startDate = windowStart + Int64(segment * segmentMilliseconds)
             if interstitial {
-                tags[segment, default: []].append(liveInterstitial(event: event, startDate: startDate, random: &random))
+                tags[segment, default: []].append(
+                    liveInterstitial(event: event, startDate: startDate, maximumMilliseconds: maximumBreakMilliseconds, random: &random))
             } else {
                 let durationMilliseconds = random.pick([15_000, 30_000, 30_000, 45_000])
                 let spliceID = "splice-\(1_073_741_824 + event * 7)"
@@ -68,7 +70,7 @@ extension PlaylistGenerator {
     }
 
     /// A live interstitial: a replacement ad pod from the ad server, or a channel promo.
-    private func liveInterstitial(event: Int, startDate: Int64, random: inout SplitMix64) -> String {
+    private func liveInterstitial(event: Int, startDate: Int64, maximumMilliseconds: Int, random: inout SplitMix64) -> String {
         var attributes = [
             "ID=\"ad-\(event)\"",
             "CLASS=\"com.apple.hls.interstitial\"",
@@ -85,7 +87,7 @@ extension PlaylistGenerator {
             ]
         } else {
             // Primary resumes where live would be after the break: the offset equals the duration.
-            let duration = Self.seconds(milliseconds: random.pick([15_000, 30_000, 30_000, 45_000]))
+            let duration = Self.seconds(milliseconds: random.pick([15_000, 30_000, 30_000, 45_000].filter { $0 <= maximumMilliseconds }))
             attributes += [
                 "DURATION=\(duration)",
                 "X-ASSET-LIST=\"https://ads.example.com/v1/live/news-7/asset-list.json?break=\(event)&dur=\(duration)\"",

@@ -29,6 +29,7 @@ struct PlaylistGenerator {
             File(name: "vod-2h-interstitials.m3u8", text: makeVODPlaylist()),
             File(name: "live-24h-dvr.m3u8", text: makeLiveDVRPlaylist()),
             File(name: "multivariant-12.m3u8", text: makeMultivariantPlaylist()),
+            File(name: "live-24h-2000-interstitials.m3u8", text: makeLiveDVRPlaylist(interstitials: 2_000, spliceBreaks: 0, stream: 4)),
         ]
     }
 
