@@ -511,7 +511,10 @@ struct MediaContext {
         }
         let withoutZone = segments.indices.filter { segments[$0].programDateTime.map { $0.timeZoneOffsetSeconds == nil } ?? false }
         if let first = withoutZone.first {
-            let line = source.flatMap { $0.positions.programDateTimes[first].map(Int.init) ?? $0.segmentLine(first) }
+            let line = source.flatMap { source in
+                let recorded = source.positions.programDateTimes
+                return first < recorded.count && recorded[first] > 0 ? Int(recorded[first]) : source.segmentLine(first)
+            }
             let written = line.flatMap { source?.tagValue(atLine: $0) }.map(String.init)
                 ?? String(segments[first].programDateTime!.iso8601String.dropLast())
             let more = withoutZone.count > 1 ? " (and \(withoutZone.count - 1) more)" : ""
