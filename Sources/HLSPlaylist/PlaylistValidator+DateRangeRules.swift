@@ -405,10 +405,12 @@ extension MediaContext {
             )
         }
         if let label = tag.skipControlLabelID, !Self.isLegalLabelID(label) {
+            let words = label.split { !Self.isLegalLabelID(String($0)) }
+            let suggestion = words.isEmpty ? "Skip-Label" : words.joined(separator: "-")
             findings.report(
                 .skipControlLabelIDCharacters, line: line, attribute: "X-SKIP-CONTROL-LABEL-ID",
                 "X-SKIP-CONTROL-LABEL-ID=\"\(label)\" of interstitial \(id) may contain only a-z, A-Z, '-' and '_'; "
-                    + "for example \"\(String(label.filter { $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }))\""
+                    + "for example \"\(suggestion)\""
             )
         }
         for (name, value) in [("X-SKIP-CONTROL-OFFSET", tag.skipControlOffset), ("X-SKIP-CONTROL-DURATION", tag.skipControlDuration)] {
@@ -589,6 +591,7 @@ extension MediaContext {
         for line in source.lines(ofTag: "EXT-X-DATERANGE") where !accepted.contains(line) {
             let attributes = source.attributes(atLine: line)
             func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+            let id = value("ID").map { "ID=\($0)" } ?? "the EXT-X-DATERANGE"
             if value("ID") == nil {
                 findings.report(.dateRangeIDRequired, line: line, "EXT-X-DATERANGE has no ID; add a unique ID=\"…\"")
             }
@@ -596,14 +599,14 @@ extension MediaContext {
                 if let written = value(name), written.hasPrefix("-") {
                     findings.report(
                         .dateRangeDurationNegative, line: line, attribute: name,
-                        "\(name)=\(written) is negative; a duration is zero or more seconds"
+                        "\(name)=\(written) of \(id) is negative; a duration is zero or more seconds"
                     )
                 }
             }
             if let written = value("X-PLAYOUT-LIMIT"), written.hasPrefix("-") {
                 findings.report(
                     .playoutLimitNegative, line: line, attribute: "X-PLAYOUT-LIMIT",
-                    "X-PLAYOUT-LIMIT=\(written) is negative; give the most seconds the break may play"
+                    "X-PLAYOUT-LIMIT=\(written) of \(id) is negative; give the most seconds the break may play"
                 )
             }
             for name in ["X-SKIP-CONTROL-OFFSET", "X-SKIP-CONTROL-DURATION"] {

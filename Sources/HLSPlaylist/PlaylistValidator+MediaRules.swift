@@ -309,7 +309,8 @@ struct MediaContext {
         for (index, segment) in segments.enumerated() {
             guard let range = segment.byteRange else { continue }
             addRequirement(4, "EXT-X-BYTERANGE", line: line(ofTag: "EXT-X-BYTERANGE", forSegment: index))
-            guard range.offset == nil else { continue }
+            // The first segment of a delta update follows a skipped one, which the client has.
+            guard range.offset == nil, !(index == 0 && playlist.skip != nil) else { continue }
             let previous = index > 0 ? segments[index - 1] : nil
             if let previous, previous.byteRange != nil, previous.uri == segment.uri { continue }
             let reason =
@@ -699,12 +700,12 @@ extension PlaylistValidator {
     static func reportVersion(_ declared: Int?, requirements: [VersionRequirement], into findings: inout Findings) {
         let version = effectiveVersion(declared)
         guard let highest = requirements.map(\.version).max(), highest > version else { return }
-        let declaration = declared.map { "declares EXT-X-VERSION:\($0)" } ?? "has no EXT-X-VERSION (so it is version 1)"
+        let declaration = declared.map { "it declares EXT-X-VERSION:\($0)" } ?? "it has no EXT-X-VERSION (so it is version 1)"
         for requirement in requirements where requirement.version > version {
             findings.report(
                 .versionTooLow, line: requirement.line,
-                "\(requirement.feature) requires EXT-X-VERSION \(requirement.version) or higher, but the playlist \(declaration); "
-                    + "set #EXT-X-VERSION:\(highest)"
+                "the playlist uses \(requirement.feature), which requires EXT-X-VERSION \(requirement.version) or higher, but "
+                    + "\(declaration); set #EXT-X-VERSION:\(highest)"
             )
         }
     }

@@ -225,7 +225,7 @@ struct MultivariantContext {
                         "INSTREAM-ID=\"\(instream)\" of \(type) rendition \(name) may contain only A-Z, a-z, 0-9 and '.'"
                     )
                 }
-                addRequirement(13, "INSTREAM-ID in a \(type) rendition", line: line)
+                addRequirement(13, "INSTREAM-ID in a TYPE=\(type) rendition", line: line)
             }
             if type == "SUBTITLES", rendition.uri == nil {
                 findings.report(
@@ -295,7 +295,7 @@ struct MultivariantContext {
     mutating func checkGroup(_ groupID: String?, type: String, attribute: String, tag: String, line: Int?) {
         guard let groupID, !hasGroup(groupID, type: type) else { return }
         let others = playlist.renditions.filter { $0.groupID == groupID }.map(\.type)
-        let hint = others.isEmpty ? "" : " (there is a \(others[0]) group with that GROUP-ID)"
+        let hint = others.isEmpty ? "" : " (GROUP-ID=\"\(groupID)\" is a TYPE=\(others[0]) group)"
         findings.report(
             .groupNotFound, line: line, attribute: attribute,
             "\(tag) \(attribute)=\"\(groupID)\" names no EXT-X-MEDIA with TYPE=\(type) and GROUP-ID=\"\(groupID)\"\(hint); "

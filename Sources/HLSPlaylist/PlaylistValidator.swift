@@ -225,51 +225,90 @@ struct Findings {
 }
 
 /// The lines of a parsed playlist's text, for locating tags the model does not keep lines for.
+///
+/// Built in one pass over the bytes: where each line starts and ends, and the lines of each tag
+/// name, so that finding a tag between two segments is a binary search.
 struct SourceText {
-    /// Every line without its terminator; index 0 is line 1.
-    let lines: [String]
+    private let bytes: [UInt8]
+    /// The byte range of each line without its terminator; index 0 is line 1.
+    private let starts: [Int]
+    private let ends: [Int]
+    /// The lines of each tag name (`EXT-X-KEY`), ascending.
+    private let tagLines: [String: [Int]]
     /// Where each element of the playlist is, as the parser recorded it.
     let positions: SourceLines
 
     init?(_ source: PlaylistSource) {
         guard let bytes = source.bytes, let positions = source.lines else { return nil }
-        var lines: [String] = []
-        var start = 0
+        var starts: [Int] = []
+        var ends: [Int] = []
+        var tagLines: [String: [Int]] = [:]
+        // Tag names repeat (EXTINF, EXT-X-PROGRAM-DATE-TIME): reuse their strings.
+        var names: [(bytes: ArraySlice<UInt8>, name: String)] = []
         let count = bytes.count
-        while start <= count {
+        var start = 0
+        while true {
             var end = start
             while end < count, bytes[end] != 0x0A { end += 1 }
-            var last = end
-            if last > start, bytes[last - 1] == 0x0D { last -= 1 }
-            lines.append(String(decoding: bytes[start..<last], as: UTF8.self))
-            if end == count { break }
-            start = end + 1
+            let newline = end
+            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+            starts.append(start)
+            ends.append(end)
+            if end - start >= 4, bytes[start] == UInt8(ascii: "#"), bytes[start + 1] == UInt8(ascii: "E"),
+                bytes[start + 2] == UInt8(ascii: "X"), bytes[start + 3] == UInt8(ascii: "T")
+            {
+                var nameEnd = start + 1
+                while nameEnd < end, bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
+                let nameBytes = bytes[(start + 1)..<nameEnd]
+                let name: String
+                if let known = names.first(where: { $0.bytes.elementsEqual(nameBytes) }) {
+                    name = known.name
+                } else {
+                    name = String(decoding: nameBytes, as: UTF8.self)
+                    if names.count < 64 { names.append((nameBytes, name)) }
+                }
+                tagLines[name, default: []].append(starts.count)
+            }
+            if newline >= count { break }
+            start = newline + 1
         }
-        self.lines = lines
+        self.bytes = bytes
+        self.starts = starts
+        self.ends = ends
+        self.tagLines = tagLines
         self.positions = positions
     }
 
+    /// The number of lines.
+    var lineCount: Int { starts.count }
+
     /// The text of a 1-based line.
     func text(atLine line: Int) -> String? {
-        line >= 1 && line <= lines.count ? lines[line - 1] : nil
-    }
-
-    /// The tag name on a line (`EXT-X-KEY` for `#EXT-X-KEY:METHOD=NONE`), or `nil` for a URI line
-    /// or comment.
-    func tagName(atLine line: Int) -> Substring? {
-        guard let text = text(atLine: line), text.hasPrefix("#EXT") else { return nil }
-        return text.dropFirst().prefix { $0 != ":" }
+        guard line >= 1, line <= starts.count else { return nil }
+        return String(decoding: bytes[starts[line - 1]..<ends[line - 1]], as: UTF8.self)
     }
 
     /// The lines in `range` that hold the tag `name`, in order.
-    func lines(ofTag name: String, in range: Range<Int>) -> [Int] {
-        let clamped = max(range.lowerBound, 1)..<min(range.upperBound, lines.count + 1)
-        guard !clamped.isEmpty else { return [] }
-        return clamped.filter { tagName(atLine: $0) == Substring(name) }
+    ///
+    /// - Complexity: O(log t + k) for t such tags, k of them in `range`.
+    func lines(ofTag name: String, in range: Range<Int>) -> ArraySlice<Int> {
+        guard let all = tagLines[name] else { return [] }
+        func firstIndex(notBelow line: Int) -> Int {
+            var low = 0
+            var high = all.count
+            while low < high {
+                let middle = (low + high) / 2
+                if all[middle] < line { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let lower = firstIndex(notBelow: range.lowerBound)
+        let upper = max(lower, firstIndex(notBelow: range.upperBound))
+        return all[lower..<upper]
     }
 
     /// The lines of every `name` tag in the playlist.
-    func lines(ofTag name: String) -> [Int] { lines(ofTag: name, in: 1..<(lines.count + 1)) }
+    func lines(ofTag name: String) -> ArraySlice<Int> { tagLines[name]?[...] ?? [] }
 
     /// The value of the tag on `line` (the text after the first colon).
     func tagValue(atLine line: Int) -> Substring? {
@@ -331,7 +370,7 @@ struct SourceText {
     func window(beforeSegment index: Int) -> Range<Int> {
         let segments = positions.segments
         let start = index == 0 ? 2 : Int(segments[index - 1]) + 1
-        let end = index < segments.count ? Int(segments[index]) : lines.count + 1
+        let end = index < segments.count ? Int(segments[index]) : lineCount + 1
         return start..<max(start, end)
     }
 

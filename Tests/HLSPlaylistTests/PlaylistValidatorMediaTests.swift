@@ -144,6 +144,31 @@ extension RuleCase {
                 """
         ),
         RuleCase(
+            "media.byterange-offset-required", "the first segment of a delta update follows a skipped one",
+            at: "#EXT-X-BYTERANGE:2000",
+            violation: """
+                #EXTM3U
+                #EXT-X-VERSION:9
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24
+                #EXT-X-MEDIA-SEQUENCE:10
+                #EXT-X-BYTERANGE:2000
+                #EXTINF:4,
+                main.ts
+                """,
+            nearMiss: """
+                #EXTM3U
+                #EXT-X-VERSION:9
+                #EXT-X-TARGETDURATION:4
+                #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24
+                #EXT-X-MEDIA-SEQUENCE:10
+                #EXT-X-SKIP:SKIPPED-SEGMENTS=6
+                #EXT-X-BYTERANGE:2000
+                #EXTINF:4,
+                main.ts
+                """
+        ),
+        RuleCase(
             "media.key-uri-required", at: "#EXT-X-KEY:METHOD=AES-128",
             violation: """
                 #EXTM3U
