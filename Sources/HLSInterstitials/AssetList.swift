@@ -269,8 +269,10 @@ public enum URIResolution {
         }
         if body.isEmpty {
             path = basePath
-            if suffix.hasPrefix("#"), let query = base.firstIndex(of: "?") {
-                suffix = String(base[query...].prefix { $0 != "#" }) + suffix
+            // RFC 3986 §5.2.2: a reference without a path and without a query keeps the base's query.
+            let baseWithoutFragment = base.prefix { $0 != "#" }
+            if !suffix.hasPrefix("?"), let query = baseWithoutFragment.firstIndex(of: "?") {
+                suffix = String(baseWithoutFragment[query...]) + suffix
             }
         } else if body.hasPrefix("/") {
             path = body

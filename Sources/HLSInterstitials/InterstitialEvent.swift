@@ -179,7 +179,8 @@ extension InterstitialEvent {
     /// as absent and unknown list tokens are ignored.
     ///
     /// - Throws: ``InterstitialEventError`` when the range is not an interstitial, has no
-    ///   START-DATE, or has neither or both of X-ASSET-URI and X-ASSET-LIST.
+    ///   START-DATE, has neither or both of X-ASSET-URI and X-ASSET-LIST, or a CUE with both PRE
+    ///   and POST.
     public init(dateRange range: DateRange) throws(InterstitialEventError) {
         guard range.isInterstitial else {
             throw InterstitialEventError(identifier: range.id, message: "CLASS is not \"\(DateRange.interstitialClass)\"")
@@ -196,6 +197,10 @@ extension InterstitialEvent {
             break
         }
         let cue = range.cue ?? []
+        // §4.4.5.1: CUE "MUST NOT include both PRE and POST"; such a tag is invalid (hls.js ignores it).
+        if cue.contains(.pre), cue.contains(.post) {
+            throw InterstitialEventError(identifier: range.id, message: "CUE includes both PRE and POST")
+        }
         let snap = range.snap ?? []
         let restrict = range.restrict ?? []
         var restrictions: Restrictions = []

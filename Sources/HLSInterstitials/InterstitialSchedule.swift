@@ -54,7 +54,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
         /// The effective resumption offset of this event alone.
         public var resumptionOffset: MediaTime
         /// Where primary resumes after this break and every earlier break sharing its start
-        /// (offsets add up), after X-SNAP IN.
+        /// (offsets add up), after X-SNAP IN; the primary end for a leave (POST) event.
         public var resumeTime: MediaTime
         /// What is known of its assets.
         public var assetListState: AssetListState
@@ -264,10 +264,12 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 }
                 // A join event on a live primary resumes at the live point, not behind it.
                 if scheduled.event.cue == .join, primary.isLive { resume = MediaTime.max(resume, groupStart) }
+                // A leave (POST) event plays after primary has ended (D.2): primary does not resume.
+                if groupRank == 2 { resume = primary.end }
                 scheduled.resumeTime = resume
                 items.append(.interstitial(scheduled))
             }
-            if case .interstitial(let last)? = items.last { cursor = groupRank == 2 ? primary.end : last.resumeTime }
+            if case .interstitial(let last)? = items.last { cursor = last.resumeTime }
             index = groupEnd
         }
         if cursor < primary.end {
