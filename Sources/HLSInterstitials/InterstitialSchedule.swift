@@ -60,7 +60,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
         public var assetListState: AssetListState
         /// The assets to play, when known (the asset list's, or the single X-ASSET-URI).
         public var assets: [AssetList.Asset]?
-        /// The skip control in force (the asset list's overrides the event's).
+        /// The skip control in force (the asset list's keys override the event's, D.3).
         public var skipControl: InterstitialEvent.SkipControl?
 
         /// The event identifier.
@@ -196,7 +196,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
             switch state {
             case .resolved(let list):
                 assets = list.assets
-                if let override = list.skipControl { skipControl = override }
+                if let override = list.skipControl { skipControl = override.applied(to: skipControl) }
             case .pending, .failed:
                 assets = event.assetListURI == nil ? event.assetURIs.map { AssetList.Asset(uri: $0, duration: event.duration) } : nil
             }

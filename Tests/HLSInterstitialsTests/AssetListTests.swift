@@ -16,7 +16,7 @@ struct AssetListTests {
         #expect(list.assets.map(\.uri) == ["http://example.com/ad1.m3u8", "http://example.com/ad2.m3u8"])
         #expect(list.assets.map(\.duration) == [time("15"), time("15")])
         #expect(list.totalDuration == time("30"))
-        #expect(list.skipControl == InterstitialEvent.SkipControl(offset: time("5"), duration: time("20"), labelID: "Exit-Label"))
+        #expect(list.skipControl == AssetList.SkipControlOverride(offset: time("5"), duration: time("20"), labelID: "Exit-Label"))
         #expect(list.otherKeys.isEmpty)
     }
 
@@ -63,10 +63,24 @@ struct AssetListTests {
         ])
     }
 
-    @Test("SKIP-CONTROL without DURATION keeps the button up until the break ends")
-    func skipControlWithoutDuration() throws {
+    @Test("SKIP-CONTROL keeps only the keys it gives")
+    func skipControlKeys() throws {
         let list = try Fixture.assetList(#"{"ASSETS":[],"SKIP-CONTROL":{"OFFSET":0}}"#)
-        #expect(list.skipControl == InterstitialEvent.SkipControl(offset: .zero, duration: nil, labelID: nil))
+        #expect(list.skipControl == AssetList.SkipControlOverride(offset: .zero, duration: nil, labelID: nil))
+    }
+
+    @Test("SKIP-CONTROL overrides the DATERANGE's skip attributes key by key (D.7)")
+    func skipControlOverridesPerKey() {
+        // D.7: the tag says OFFSET 2, DURATION 5, LABEL-ID "Exit-Label"; the list's {OFFSET 5,
+        // DURATION 20} moves the button to 5 s for 20 s, and "Exit-Label" still labels it.
+        let tag = InterstitialEvent.SkipControl(offset: time("2"), duration: time("5"), labelID: "Exit-Label")
+        let override = AssetList.SkipControlOverride(offset: time("5"), duration: time("20"))
+        #expect(override.applied(to: tag) == InterstitialEvent.SkipControl(offset: time("5"), duration: time("20"), labelID: "Exit-Label"))
+        #expect(AssetList.SkipControlOverride(labelID: "Other").applied(to: tag)
+                == InterstitialEvent.SkipControl(offset: time("2"), duration: time("5"), labelID: "Other"))
+        #expect(AssetList.SkipControlOverride(offset: .zero).applied(to: nil) == InterstitialEvent.SkipControl(offset: .zero),
+                "the list alone can add a skip button")
+        #expect(AssetList.SkipControlOverride(duration: time("20")).applied(to: nil) == nil, "no offset anywhere, no button")
     }
 
     @Test("malformed documents fail with the JSON path of the problem", arguments: [

@@ -241,6 +241,35 @@ struct InterstitialScheduleTests {
         #expect(!scheduled.playsNothing)
     }
 
+    @Test("the D.7 example: the asset list moves the skip button, the tag's label stays, primary resumes where it left off")
+    func specificationSkipExample() throws {
+        let tag = "#EXT-X-DATERANGE:ID=\"ad1\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2020-01-02T21:55:44.000Z\","
+            + "DURATION=30.0,X-ASSET-LIST=\"http://example.com/adv.json\",X-RESUME-OFFSET=0,X-SKIP-CONTROL-OFFSET=2,"
+            + "X-SKIP-CONTROL-DURATION=5,X-SKIP-CONTROL-LABEL-ID=\"Exit-Label\""
+        let playlist = try MediaPlaylist(parsing: """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2020-01-02T21:55:40.000Z
+            #EXTINF:6,
+            main1.mp4
+            #EXT-X-ENDLIST
+            \(tag)
+
+            """)
+        let list = try Fixture.assetList("""
+            {"ASSETS": [{"URI": "http://example.com/ad1.m3u8", "DURATION": 15}, {"URI": "http://example.com/ad2.m3u8", "DURATION": 15}],
+             "SKIP-CONTROL": {"OFFSET": 5, "DURATION": 20}}
+            """)
+        let pending = try #require(Fixture.schedule(playlist).breaks.first)
+        #expect(pending.skipControl == InterstitialEvent.SkipControl(offset: time("2"), duration: time("5"), labelID: "Exit-Label"))
+        let schedule = Fixture.schedule(playlist, options: Options(assetLists: ["ad1": .resolved(list)]))
+        let scheduled = try Self.onlyBreak(schedule)
+        #expect(scheduled.skipControl == InterstitialEvent.SkipControl(offset: time("5"), duration: time("20"), labelID: "Exit-Label"))
+        #expect(scheduled.duration == time("30"))
+        #expect(schedule.outline == ["primary 0–4", "break ad1 4→4", "primary 4–6"])
+        #expect(scheduled.asset(at: time("20"))! == (1, time("5")), "20 s into the break is 5 s into the second asset")
+    }
+
     @Test("before its asset list is answered a break uses DURATION and the tag's skip control")
     func pendingList() throws {
         let scheduled = try Self.onlyBreak(try Fixture.vodSchedule([Self.listTag]))
