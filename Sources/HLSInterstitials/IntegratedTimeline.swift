@@ -152,10 +152,19 @@ extension IntegratedTimeline {
             self.currentTime = located?.time ?? start
         }
 
-        /// Live playlists start their integrated timeline where their primary timeline starts, so
-        /// that times stay stable as the window slides.
+        /// A VOD timeline starts at zero. A live timeline is anchored so that its first primary
+        /// segment sits at its own primary time, so that times stay stable as the window slides,
+        /// also while a break that began before the window still covers its start.
         private static func firstIntegratedStart(_ schedule: InterstitialSchedule) -> MediaTime {
-            schedule.primary.isLive ? schedule.primary.start : .zero
+            guard schedule.primary.isLive else { return .zero }
+            var before = MediaTime.zero
+            for item in schedule.items {
+                switch item {
+                case .primary(let range): return range.start - before
+                case .interstitial(let scheduled): before += scheduled.integratedDuration
+                }
+            }
+            return schedule.primary.start
         }
 
         private static func initialPosition(segments: [Segment], start: MediaTime) -> Position {

@@ -367,6 +367,28 @@ struct IntegratedTimelineTests {
         #expect(snapshot2.changeReasons(since: snapshot1) == [.segmentsChanged])
     }
 
+    @Test("a live break covering the window's start does not shift primary off its own times", arguments: ["RANGE", "POINT"])
+    func liveBreakCoveringStart(occupancy: String) throws {
+        // The window is dated 60–90, primary 0–30 on a first load; the break runs from -10 to 10.
+        let covering = Fixture.interstitial("covering", at: "50", "DURATION=20,X-TIMELINE-OCCUPIES=\"\(occupancy)\"")
+        let first = try Fixture.playlist(segments: ["6", "6", "6", "6", "6"], firstDate: "60", mediaSequence: 500, live: true,
+                                         tags: [covering])
+        let timeline1 = PrimaryTimeline(playlist: first)
+        let snapshot1 = Snapshot(schedule: InterstitialSchedule(primary: timeline1, events: InterstitialEvent.events(in: first).events))
+        let primary1 = try #require(snapshot1.segments.last)
+        #expect(primary1.timeMapping.source == range("10", "30"))
+        #expect(primary1.timeMapping.target == range("10", "30"))
+        let breakTarget = try #require(snapshot1.segments.first?.timeMapping.target)
+        #expect(breakTarget == (occupancy == "RANGE" ? range("-10", "10") : range("10", "10")))
+
+        // Two segments later the break has left the window; primary keeps its integrated times.
+        let second = try Fixture.playlist(segments: ["6", "6", "6", "6", "6"], firstDate: "72", mediaSequence: 502, live: true)
+        let timeline2 = PrimaryTimeline(playlist: second, continuing: timeline1)
+        let snapshot2 = Snapshot(schedule: InterstitialSchedule(primary: timeline2, events: InterstitialEvent.events(in: second).events))
+        #expect(snapshot2.segments.map(\.timeMapping.target) == [range("12", "42")])
+        #expect(snapshot2.timelineTime(for: .primary(time("20"))) == snapshot1.timelineTime(for: .primary(time("20"))))
+    }
+
     @Test("a live reload that announces a break ahead changes the segments, not the current segment")
     func liveBreakAdded() throws {
         let first = try Fixture.playlist(segments: ["6", "6", "6", "6", "6"], mediaSequence: 100, live: true)
