@@ -107,7 +107,8 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
     /// `X-CONTENT-MAY-VARY`: whether participants may get different content (default true); a
     /// break with `false` is played in sync by a coordinated group.
     public var contentMayVary: Bool
-    /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`).
+    /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`, or for
+    /// `END-ON-NEXT` the time to the next interstitial's `START-DATE`).
     public var duration: MediaTime?
     /// The expected duration while the real one is unknown (`PLANNED-DURATION`).
     public var plannedDuration: MediaTime?
@@ -236,14 +237,38 @@ extension InterstitialEvent {
     }
 
     /// The interstitial events of a playlist, in tag order, with same-ID tags consolidated; tags
-    /// that cannot become events are returned as errors beside them (players ignore them).
+    /// that cannot become events are returned as errors beside them (players ignore them). An
+    /// END-ON-NEXT event without a stated duration lasts until the START-DATE of the next
+    /// interstitial (§4.4.5.1, its "Following Range").
     ///
-    /// - Complexity: O(n + d) for n segments and d date ranges.
+    /// - Complexity: O(n + d log d) for n segments and d date ranges.
     public static func events(in playlist: MediaPlaylist) -> (events: [InterstitialEvent], errors: [InterstitialEventError]) {
         var events: [InterstitialEvent] = []
         var errors: [InterstitialEventError] = []
+        var endsOnNext: [Int] = []
         for range in playlist.consolidatedDateRanges where range.isInterstitial {
-            do { events.append(try InterstitialEvent(dateRange: range)) } catch { errors.append(error) }
+            do {
+                events.append(try InterstitialEvent(dateRange: range))
+                if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }
+            } catch {
+                errors.append(error)
+            }
+        }
+        if !endsOnNext.isEmpty {
+            let starts = events.compactMap { event -> PlaylistDate? in
+                if case .date(let date) = event.start { return date } else { return nil }
+            }.sorted()
+            for index in endsOnNext {
+                guard case .date(let date) = events[index].start else { continue }
+                // The earliest START-DATE after this one.
+                var low = 0
+                var high = starts.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if date < starts[middle] { high = middle } else { low = middle + 1 }
+                }
+                if low < starts.count { events[index].duration = starts[low].timeIntervalSince(date) }
+            }
         }
         return (events, errors)
     }

@@ -262,6 +262,24 @@ struct InterstitialEventTests {
         #expect(event.statedDuration == time("20"))
     }
 
+    @Test("END-ON-NEXT ends a break where the next interstitial (by START-DATE) begins")
+    func endOnNext() throws {
+        // §4.4.5.1: the end of an END-ON-NEXT range is the START-DATE of its Following Range, the
+        // range of the same CLASS with the earliest START-DATE after its own.
+        let playlist = try Fixture.playlist(tags: [
+            Fixture.interstitial("a", at: "30", "END-ON-NEXT=YES"),
+            Fixture.interstitial("c", at: "50", "DURATION=5"),
+            Fixture.interstitial("b", at: "42.5", "DURATION=5"),
+            Fixture.interstitial("last", at: "55", "END-ON-NEXT=YES"),
+        ])
+        let events = InterstitialEvent.events(in: playlist).events
+        #expect(events.map(\.identifier) == ["a", "c", "b", "last"])
+        #expect(events[0].duration == time("12.5"))
+        #expect(events[3].duration == nil, "no following range yet: the end is not known")
+        let schedule = Fixture.schedule(playlist)
+        #expect(schedule.scheduledBreak(id: "a")?.resumeTime == time("42.5"))
+    }
+
     @Test("a client event has Apple's defaults: resumption offset zero, point occupancy, content may vary")
     func clientDefaults() {
         let event = InterstitialEvent(identifier: "promo", start: .time(time("30")), assetURIs: ["https://ads.example.com/p.m3u8"])
