@@ -228,6 +228,9 @@ public enum InterstitialRequest {
     ///     asset lists when a live stream starts inside the break.
     public static func url(_ uri: String, relativeTo base: String? = nil, primaryID: String?, startOffset: MediaTime? = nil) -> String {
         var resolved = URIResolution.resolve(uri, against: base)
+        // A data: URI carries its content and is not a request; a query would corrupt it (hls.js
+        // leaves data: URIs alone too).
+        if resolved.prefix(5).lowercased() == "data:" { return resolved }
         var items: [String] = []
         if let primaryID { items.append("_HLS_primary_id=\(percentEncoded(primaryID))") }
         if let startOffset, startOffset > .zero {

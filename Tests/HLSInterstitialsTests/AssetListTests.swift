@@ -147,6 +147,12 @@ struct AssetListTests {
         #expect(url == "https://cdn.example.com/show/ads/list.json?pod=1&_HLS_primary_id=p-1")
     }
 
+    @Test("a data: URI is not a request and gets no query items")
+    func dataURI() {
+        let uri = #"data:application/json,{"ASSETS":[]}"#
+        #expect(InterstitialRequest.url(uri, relativeTo: "https://cdn.example.com/main.m3u8", primaryID: "p", startOffset: time("3")) == uri)
+    }
+
     @Test("the parameters go before a fragment")
     func fragmentStaysLast() {
         #expect(InterstitialRequest.url("https://a.example/list.json#part", primaryID: "p") == "https://a.example/list.json?_HLS_primary_id=p#part")
