@@ -60,7 +60,15 @@ public enum IntegratedTimeline {
         /// break it follows (none for the leading piece), so that neither a live window sliding
         /// (which moves its start) nor a break announced ahead (which moves its end) makes it a
         /// different segment.
-        public internal(set) var identity: String
+        public internal(set) var identity: Identity
+
+        /// What makes two segments of different snapshots the same segment.
+        public enum Identity: Sendable, Hashable {
+            /// Primary content after the break with this ID (`nil`: before any break).
+            case primary(afterEventID: String?)
+            /// The break with this ID.
+            case interstitial(eventID: String)
+        }
     }
 
     /// What a seek resolves to.
@@ -115,7 +123,7 @@ extension IntegratedTimeline {
                         primaryRange: range,
                         playoutRange: MediaTimeRange(start: playout, duration: range.duration),
                         startDate: schedule.primary.date(at: range.start),
-                        identity: "primary:after:" + (segments.last?.eventID ?? "")
+                        identity: .primary(afterEventID: segments.last?.eventID)
                     ))
                     integrated += range.duration
                     playout += range.duration
@@ -133,7 +141,7 @@ extension IntegratedTimeline {
                         primaryRange: MediaTimeRange(start: lower, end: upper),
                         playoutRange: MediaTimeRange(start: playout, duration: length),
                         startDate: nil,
-                        identity: "interstitial:" + scheduled.id
+                        identity: .interstitial(eventID: scheduled.id)
                     ))
                     integrated += scheduled.integratedDuration
                     playout += length

@@ -77,47 +77,104 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
     }
 
     /// The identifier (`ID`); unique among a primary item's events.
-    public var identifier: String
+    public var identifier: String {
+        get { storage.values.identifier }
+        set { mutate { $0.identifier = newValue } }
+    }
     /// Where it is scheduled.
-    public var start: Start
+    public var start: Start {
+        get { storage.values.start }
+        set { mutate { $0.start = newValue } }
+    }
     /// The asset URIs to play in order (`X-ASSET-URI`, or client template items).
-    public var assetURIs: [String]
+    public var assetURIs: [String] {
+        get { storage.values.assetURIs }
+        set { mutate { $0.assetURIs = newValue } }
+    }
     /// The URI of a JSON asset list to fetch (`X-ASSET-LIST`), resolved against the playlist URI.
-    public var assetListURI: String?
+    public var assetListURI: String? {
+        get { storage.values.assetListURI }
+        set { mutate { $0.assetListURI = newValue } }
+    }
     /// The resumption offset: `nil` means the default of the event's ``origin`` (for a playlist event
     /// the break's duration, for a client event zero); ``MediaTime/indefinite`` means resume by
     /// the wall-clock time the break took (live). Signed (`X-RESUME-OFFSET`).
-    public var resumptionOffset: MediaTime?
+    public var resumptionOffset: MediaTime? {
+        get { storage.values.resumptionOffset }
+        set { mutate { $0.resumptionOffset = newValue } }
+    }
     /// The most the break may play (`X-PLAYOUT-LIMIT`); `nil` = no limit.
-    public var playoutLimit: MediaTime?
+    public var playoutLimit: MediaTime? {
+        get { storage.values.playoutLimit }
+        set { mutate { $0.playoutLimit = newValue } }
+    }
     /// Leave primary at the segment boundary nearest the start (`X-SNAP=OUT`).
-    public var alignsStartWithPrimarySegmentBoundary: Bool
+    public var alignsStartWithPrimarySegmentBoundary: Bool {
+        get { storage.values.alignsStartWithPrimarySegmentBoundary }
+        set { mutate { $0.alignsStartWithPrimarySegmentBoundary = newValue } }
+    }
     /// Resume primary at the segment boundary nearest the resumption point (`X-SNAP=IN`).
-    public var alignsResumptionWithPrimarySegmentBoundary: Bool
+    public var alignsResumptionWithPrimarySegmentBoundary: Bool {
+        get { storage.values.alignsResumptionWithPrimarySegmentBoundary }
+        set { mutate { $0.alignsResumptionWithPrimarySegmentBoundary = newValue } }
+    }
     /// Navigation restrictions.
-    public var restrictions: Restrictions
+    public var restrictions: Restrictions {
+        get { storage.values.restrictions }
+        set { mutate { $0.restrictions = newValue } }
+    }
     /// When it triggers.
-    public var cue: Cue
+    public var cue: Cue {
+        get { storage.values.cue }
+        set { mutate { $0.cue = newValue } }
+    }
     /// `CUE=ONCE`: the event is not scheduled again once it has started playing.
-    public var willPlayOnce: Bool
+    public var willPlayOnce: Bool {
+        get { storage.values.willPlayOnce }
+        set { mutate { $0.willPlayOnce = newValue } }
+    }
     /// Point or range on the integrated timeline.
-    public var timelineOccupancy: TimelineOccupancy
+    public var timelineOccupancy: TimelineOccupancy {
+        get { storage.values.timelineOccupancy }
+        set { mutate { $0.timelineOccupancy = newValue } }
+    }
     /// `X-TIMELINE-STYLE="PRIMARY"`: show the break unified with primary content.
-    public var supplementsPrimaryContent: Bool
+    public var supplementsPrimaryContent: Bool {
+        get { storage.values.supplementsPrimaryContent }
+        set { mutate { $0.supplementsPrimaryContent = newValue } }
+    }
     /// `X-CONTENT-MAY-VARY`: whether participants may get different content (default true); a
     /// break with `false` is played in sync by a coordinated group.
-    public var contentMayVary: Bool
+    public var contentMayVary: Bool {
+        get { storage.values.contentMayVary }
+        set { mutate { $0.contentMayVary = newValue } }
+    }
     /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`, or for
     /// `END-ON-NEXT` the time to the next interstitial's `START-DATE`).
-    public var duration: MediaTime?
+    public var duration: MediaTime? {
+        get { storage.values.duration }
+        set { mutate { $0.duration = newValue } }
+    }
     /// The expected duration while the real one is unknown (`PLANNED-DURATION`).
-    public var plannedDuration: MediaTime?
+    public var plannedDuration: MediaTime? {
+        get { storage.values.plannedDuration }
+        set { mutate { $0.plannedDuration = newValue } }
+    }
     /// The skip button, if any.
-    public var skipControl: SkipControl?
+    public var skipControl: SkipControl? {
+        get { storage.values.skipControl }
+        set { mutate { $0.skipControl = newValue } }
+    }
     /// Other `X-` attributes with their values as written.
-    public var userDefinedAttributes: [String: String]
+    public var userDefinedAttributes: [String: String] {
+        get { storage.values.userDefinedAttributes }
+        set { mutate { $0.userDefinedAttributes = newValue } }
+    }
     /// Where the event came from.
-    public var origin: Origin
+    public var origin: Origin {
+        get { storage.values.origin }
+        set { mutate { $0.origin = newValue } }
+    }
 
     /// The identifier.
     public var id: String { identifier }
@@ -160,6 +217,51 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
         self.userDefinedAttributes = userDefinedAttributes
         self.origin = .client
     }
+
+    /// The stored values, behind a copy-on-write reference so that copying a value costs one
+    /// retain (schedules, timelines and playlists copy these often).
+    struct Values: Sendable, Hashable {
+        var identifier: String = ""
+        var start: Start = .time(.zero)
+        var assetURIs: [String] = []
+        var assetListURI: String? = nil
+        var resumptionOffset: MediaTime? = nil
+        var playoutLimit: MediaTime? = nil
+        var alignsStartWithPrimarySegmentBoundary: Bool = false
+        var alignsResumptionWithPrimarySegmentBoundary: Bool = false
+        var restrictions: Restrictions = []
+        var cue: Cue = .none
+        var willPlayOnce: Bool = false
+        var timelineOccupancy: TimelineOccupancy = .singlePoint
+        var supplementsPrimaryContent: Bool = false
+        var contentMayVary: Bool = false
+        var duration: MediaTime? = nil
+        var plannedDuration: MediaTime? = nil
+        var skipControl: SkipControl? = nil
+        var userDefinedAttributes: [String: String] = [:]
+        var origin: Origin = .client
+    }
+
+    final class Storage: @unchecked Sendable {
+        // Mutated only through `mutate`, which copies first unless this reference is unique.
+        var values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var storage = Storage(Values())
+
+    private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
+        return body(&storage.values)
+    }
+
+    /// Equal when every attribute is equal.
+    public static func == (lhs: InterstitialEvent, rhs: InterstitialEvent) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+    }
+
+    /// Hashes every attribute.
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
 }
 
 /// Why a DATERANGE cannot become an interstitial event.

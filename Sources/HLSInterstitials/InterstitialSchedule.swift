@@ -45,23 +45,47 @@ public struct InterstitialSchedule: Sendable, Hashable {
     /// A scheduled break: one event with its resolved positions.
     public struct Break: Sendable, Hashable, Identifiable {
         /// The event.
-        public var event: InterstitialEvent
+        public var event: InterstitialEvent {
+            get { storage.values.event }
+            set { mutate { $0.event = newValue } }
+        }
         /// Where primary is left for the break, after CUE and X-SNAP OUT.
-        public var start: MediaTime
+        public var start: MediaTime {
+            get { storage.values.start }
+            set { mutate { $0.start = newValue } }
+        }
         /// How long the break plays: resolved asset durations when known, else the stated
         /// duration, capped by X-PLAYOUT-LIMIT; `nil` when unknown.
-        public var duration: MediaTime?
+        public var duration: MediaTime? {
+            get { storage.values.duration }
+            set { mutate { $0.duration = newValue } }
+        }
         /// The effective resumption offset of this event alone.
-        public var resumptionOffset: MediaTime
+        public var resumptionOffset: MediaTime {
+            get { storage.values.resumptionOffset }
+            set { mutate { $0.resumptionOffset = newValue } }
+        }
         /// Where primary resumes after this break and every earlier break sharing its start
         /// (offsets add up), after X-SNAP IN; the primary end for a leave (POST) event.
-        public var resumeTime: MediaTime
+        public var resumeTime: MediaTime {
+            get { storage.values.resumeTime }
+            set { mutate { $0.resumeTime = newValue } }
+        }
         /// What is known of its assets.
-        public var assetListState: AssetListState
+        public var assetListState: AssetListState {
+            get { storage.values.assetListState }
+            set { mutate { $0.assetListState = newValue } }
+        }
         /// The assets to play, when known (the asset list's, or the single X-ASSET-URI).
-        public var assets: [AssetList.Asset]?
+        public var assets: [AssetList.Asset]? {
+            get { storage.values.assets }
+            set { mutate { $0.assets = newValue } }
+        }
         /// The skip control in force (the asset list's keys override the event's, D.3).
-        public var skipControl: InterstitialEvent.SkipControl?
+        public var skipControl: InterstitialEvent.SkipControl? {
+            get { storage.values.skipControl }
+            set { mutate { $0.skipControl = newValue } }
+        }
 
         /// The event identifier.
         public var id: String { event.identifier }
@@ -93,6 +117,47 @@ public struct InterstitialSchedule: Sendable, Hashable {
             }
             return nil
         }
+
+        /// The stored values, behind a copy-on-write reference so that copying a value costs one
+        /// retain (schedules, timelines and playlists copy these often).
+        struct Values: Sendable, Hashable {
+            var event: InterstitialEvent = InterstitialEvent(identifier: "", start: .time(.zero))
+            var start: MediaTime = .zero
+            var duration: MediaTime? = nil
+            var resumptionOffset: MediaTime = .zero
+            var resumeTime: MediaTime = .zero
+            var assetListState: AssetListState = .pending
+            var assets: [AssetList.Asset]? = nil
+            var skipControl: InterstitialEvent.SkipControl? = nil
+        }
+
+        final class Storage: @unchecked Sendable {
+            // Mutated only through `mutate`, which copies first unless this reference is unique.
+            var values: Values
+            init(_ values: Values) { self.values = values }
+        }
+
+        private var storage: Storage
+
+        /// A scheduled break.
+        init(event: InterstitialEvent, start: MediaTime, duration: MediaTime?, resumptionOffset: MediaTime, resumeTime: MediaTime,
+             assetListState: AssetListState, assets: [AssetList.Asset]?, skipControl: InterstitialEvent.SkipControl?) {
+            storage = Storage(Values(event: event, start: start, duration: duration, resumptionOffset: resumptionOffset,
+                                     resumeTime: resumeTime, assetListState: assetListState, assets: assets, skipControl: skipControl))
+        }
+
+        private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
+            return body(&storage.values)
+        }
+
+        /// Equal when every attribute is equal.
+        public static func == (lhs: Break, rhs: Break) -> Bool {
+            lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+        }
+
+        /// Hashes every attribute.
+        public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
     }
 
     /// An item of the schedule, in playback order.
@@ -161,9 +226,14 @@ public struct InterstitialSchedule: Sendable, Hashable {
         let timelineStart = primary.start
 
         // 1. Resolve each event's start, duration and own resumption offset.
-        var resolved: [(order: Int, item: Break)] = []
+        var resolved: [Break] = []
+        var orders: [Int] = []
+        resolved.reserveCapacity(events.count)
+        orders.reserveCapacity(events.count)
+        let hasAssetLists = !options.assetLists.isEmpty
+        let hasPlayedOnce = !options.playedOnce.isEmpty
         for (order, event) in events.enumerated() {
-            if event.willPlayOnce, options.playedOnce.contains(event.identifier) {
+            if hasPlayedOnce, event.willPlayOnce, options.playedOnce.contains(event.identifier) {
                 exclusions.append((event.identifier, .playedOnce))
                 continue
             }
@@ -190,7 +260,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 }
                 if event.alignsStartWithPrimarySegmentBoundary { start = primary.nearestSegmentBoundary(to: start) }
             }
-            let state = options.assetLists[event.identifier] ?? .pending
+            let state = hasAssetLists ? options.assetLists[event.identifier] ?? .pending : .pending
             let assets: [AssetList.Asset]?
             var skipControl = event.skipControl
             switch state {
@@ -221,33 +291,49 @@ public struct InterstitialSchedule: Sendable, Hashable {
                     }
                 }
             }
-            resolved.append((order, scheduled))
+            resolved.append(scheduled)
+            orders.append(order)
         }
 
         // 2. Order by start; at the same start join events first and leave events last; ties keep
         //    tag order (D.2: "played in the order that their EXT-X-DATERANGE tags appear").
+        //    Sorting indices keeps the breaks themselves from being moved around.
         func rank(_ item: Break) -> Int { item.event.cue == .join ? 0 : item.event.cue == .leave ? 2 : 1 }
-        resolved.sort { lhs, rhs in
-            if lhs.item.start != rhs.item.start { return lhs.item.start < rhs.item.start }
-            let (a, b) = (rank(lhs.item), rank(rhs.item))
-            if a != b { return a < b }
-            return lhs.order < rhs.order
+        let ranks = resolved.map(rank)
+        let starts = resolved.map(\.start)
+        var alreadyOrdered = true
+        for position in starts.indices.dropFirst() {
+            let (previous, current) = (starts[position - 1], starts[position])
+            if current < previous || (current == previous && ranks[position] < ranks[position - 1]) {
+                alreadyOrdered = false
+                break
+            }
+        }
+        if !alreadyOrdered {
+            var permutation = Array(resolved.indices)
+            permutation.sort { lhs, rhs in
+                if starts[lhs] != starts[rhs] { return starts[lhs] < starts[rhs] }
+                if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
+                return orders[lhs] < orders[rhs]
+            }
+            resolved = permutation.map { resolved[$0] }
         }
 
         // 3. Walk the timeline: primary up to each group of breaks sharing a start, the breaks with
         //    cumulative resumption, then primary from the resume point.
         var items: [Item] = []
+        items.reserveCapacity(resolved.count * 2 + 1)
         var cursor = timelineStart
         var index = 0
         while index < resolved.count {
-            let groupStart = resolved[index].item.start
-            let groupRank = rank(resolved[index].item)
+            let groupStart = resolved[index].start
+            let groupRank = rank(resolved[index])
             var groupEnd = index
-            while groupEnd < resolved.count, resolved[groupEnd].item.start == groupStart, rank(resolved[groupEnd].item) == groupRank {
+            while groupEnd < resolved.count, resolved[groupEnd].start == groupStart, rank(resolved[groupEnd]) == groupRank {
                 groupEnd += 1
             }
             if groupRank == 1, groupStart < cursor, !(items.isEmpty && groupStart < timelineStart) {
-                for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.item.id, .skippedByResumption)) }
+                for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.id, .skippedByResumption)) }
                 index = groupEnd
                 continue
             }
@@ -256,7 +342,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
             }
             var cumulative = MediaTime.zero
             for member in index..<groupEnd {
-                var scheduled = resolved[member].item
+                var scheduled = resolved[member]
                 cumulative += scheduled.resumptionOffset
                 var resume = groupStart + cumulative
                 if scheduled.event.alignsResumptionWithPrimarySegmentBoundary, member == groupEnd - 1 {

@@ -23,28 +23,85 @@ public struct PrimaryTimeline: Sendable, Hashable {
     /// The media sequence number of the first segment.
     public let mediaSequence: Int
     private let datesAreSorted: Bool
+    /// Integer copies of the starts and dates for the binary searches that map times and dates
+    /// (thousands per schedule): comparing `Int64`s instead of rationals.
+    private let lookup: Lookup
+
+    struct Lookup: Sendable, Hashable {
+        /// A timescale every segment start is a whole number of units of; 0 when there is none.
+        var timescale: Int32 = 0
+        /// Each segment's start, then the end, in `timescale` units.
+        var startUnits: [Int64] = []
+        /// The indices of the segments that have a date, and those dates in nanoseconds.
+        var datedSegments: [Int] = []
+        var datedNanoseconds: [Int64] = []
+    }
 
     /// The timeline of `playlist`, its first segment starting at `firstSegmentStart`.
     ///
     /// - Complexity: O(n) in the number of segments.
     public init(playlist: MediaPlaylist, firstSegmentStart: MediaTime = .zero) {
-        var starts: [MediaTime] = []
+        let count = playlist.segments.count
         var durations: [MediaTime] = []
-        starts.reserveCapacity(playlist.segments.count)
-        durations.reserveCapacity(playlist.segments.count)
+        durations.reserveCapacity(count)
+        // Read the durations in place: iterating the segments would copy each one. Find a common
+        // timescale on the way, so the starts can be summed as integers.
+        var common = Int64(firstSegmentStart.isNumeric ? firstSegmentStart.timescale : 1)
+        playlist.segments.withUnsafeBufferPointer { segments in
+            for index in segments.indices {
+                let duration = segments[index].duration
+                durations.append(duration)
+                if common != 0, Int64(duration.timescale) != common, duration.timescale > 0 {
+                    let lcm = common / Self.gcd(common, Int64(duration.timescale)) * Int64(duration.timescale)
+                    common = lcm <= Int64(Int32.max) ? lcm : 0
+                }
+            }
+        }
+        var lookup = Lookup()
+        var starts: [MediaTime] = []
+        starts.reserveCapacity(count)
         var time = firstSegmentStart
-        for segment in playlist.segments {
-            starts.append(time)
-            durations.append(segment.duration)
-            time += segment.duration
+        if common != 0, firstSegmentStart.isNumeric, let first = firstSegmentStart.converted(toTimescale: Int32(common), exactOnly: true) {
+            let scale = Int32(common)
+            var units = first.value
+            var overflow = false
+            lookup.startUnits.reserveCapacity(count + 1)
+            for duration in durations {
+                lookup.startUnits.append(units)
+                starts.append(MediaTime(value: units, timescale: scale))
+                let (sum, didOverflow) = units.addingReportingOverflow(duration.value * (common / Int64(duration.timescale)))
+                if didOverflow {
+                    overflow = true
+                    break
+                }
+                units = sum
+            }
+            if overflow {
+                starts.removeAll()
+                lookup.startUnits = []
+            } else {
+                lookup.startUnits.append(units)
+                lookup.timescale = scale
+                time = MediaTime(value: units, timescale: scale)
+            }
+        }
+        if lookup.timescale == 0 {
+            for duration in durations {
+                starts.append(time)
+                time += duration
+            }
         }
         let dates = playlist.programDateTimes()
         var sorted = true
-        var previous: PlaylistDate?
-        for date in dates {
-            guard let date else { continue }
-            if let previous, date < previous { sorted = false }
-            previous = date
+        var previous = Int64.min
+        dates.withUnsafeBufferPointer { dates in
+            for index in dates.indices {
+                guard let date = dates[index]?.nanosecondsSince1970 else { continue }
+                if date < previous { sorted = false }
+                previous = date
+                lookup.datedSegments.append(index)
+                lookup.datedNanoseconds.append(date)
+            }
         }
         self.segmentStarts = starts
         self.segmentDurations = durations
@@ -54,6 +111,13 @@ public struct PrimaryTimeline: Sendable, Hashable {
         self.isLive = !playlist.hasEndList
         self.mediaSequence = playlist.mediaSequence
         self.datesAreSorted = sorted
+        self.lookup = lookup
+    }
+
+    private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
     }
 
     /// The primary duration: the sum of EXTINF durations.
@@ -92,6 +156,19 @@ public struct PrimaryTimeline: Sendable, Hashable {
     ///
     /// - Complexity: O(log n).
     public func segmentIndex(containing time: MediaTime) -> Int? {
+        if lookup.timescale != 0, time.isNumeric,
+            let units = time.timescale == lookup.timescale ? time.value : time.floorUnits(timescale: lookup.timescale)
+        {
+            let starts = lookup.startUnits
+            guard starts.count > 1, units >= starts[0], units < starts[starts.count - 1] else { return nil }
+            var low = 0
+            var high = starts.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= units { low = middle + 1 } else { high = middle }
+            }
+            return low - 1
+        }
         guard !segmentStarts.isEmpty, !(time < start), time < end else { return nil }
         var low = 0
         var high = segmentStarts.count
@@ -112,29 +189,25 @@ public struct PrimaryTimeline: Sendable, Hashable {
     }
 
     private func lastDatedSegment(atOrBefore date: PlaylistDate) -> Int? {
+        let target = date.nanosecondsSince1970
         if datesAreSorted {
+            let dates = lookup.datedNanoseconds
             var low = 0
-            var high = segmentDates.count
-            // Binary search over dated segments; undated ones are skipped by probing neighbours.
+            var high = dates.count
             while low < high {
                 let middle = (low + high) / 2
-                var probe = middle
-                while probe < high, segmentDates[probe] == nil { probe += 1 }
-                if probe == high {
-                    high = middle
-                    continue
-                }
-                if segmentDates[probe]! <= date { low = probe + 1 } else { high = middle }
+                if dates[middle] <= target { low = middle + 1 } else { high = middle }
             }
-            var index = low - 1
-            while index >= 0, segmentDates[index] == nil { index -= 1 }
-            return index >= 0 ? index : nil
+            return low > 0 ? lookup.datedSegments[low - 1] : nil
         }
         var best: Int?
-        for (index, segmentDate) in segmentDates.enumerated() {
-            guard let segmentDate, segmentDate <= date else { continue }
-            if let current = best, let currentDate = segmentDates[current], currentDate > segmentDate { continue }
-            best = index
+        var bestDate = Int64.min
+        for (position, index) in lookup.datedSegments.enumerated() {
+            let segmentDate = lookup.datedNanoseconds[position]
+            if segmentDate <= target, segmentDate >= bestDate {
+                best = index
+                bestDate = segmentDate
+            }
         }
         return best
     }

@@ -19,9 +19,9 @@ public struct MediaTime: Sendable {
     public let value: Int64
     /// The denominator: units per second. Positive for numeric times; zero for the special values.
     public let timescale: Int32
-    let kind: Kind
+    @usableFromInline let kind: Kind
 
-    enum Kind: UInt8, Sendable {
+    @usableFromInline enum Kind: UInt8, Sendable {
         case numeric, negativeInfinity, positiveInfinity, indefinite, invalid
     }
 
@@ -31,6 +31,7 @@ public struct MediaTime: Sendable {
     /// Creates `value / timescale` seconds.
     ///
     /// - Precondition: `timescale > 0`.
+    @inlinable
     public init(value: Int64, timescale: Int32) {
         precondition(timescale > 0, "MediaTime timescale must be positive, got \(timescale)")
         self.value = value
@@ -61,7 +62,7 @@ public struct MediaTime: Sendable {
     public static let negativeInfinity = MediaTime(special: .negativeInfinity)
 
     /// Whether this is an ordinary finite time.
-    public var isNumeric: Bool { kind == .numeric }
+    @inlinable public var isNumeric: Bool { kind == .numeric }
     /// Whether this is ``invalid``.
     public var isInvalid: Bool { kind == .invalid }
     /// Whether this is ``indefinite``.
@@ -114,10 +115,10 @@ public struct MediaTime: Sendable {
     }
 
     /// Whether this time is numeric and exactly zero.
-    public var isZero: Bool { isNumeric && value == 0 }
+    @inlinable public var isZero: Bool { isNumeric && value == 0 }
 
     /// Whether this time is numeric and below zero.
-    public var isNegative: Bool { kind == .negativeInfinity || (isNumeric && value < 0) }
+    @inlinable public var isNegative: Bool { kind == .negativeInfinity || (isNumeric && value < 0) }
 
     /// The absolute value, trapping only for `Int64.min` units.
     public var magnitude: MediaTime {
@@ -270,7 +271,19 @@ extension MediaTime {
     }
 
     /// Adds exactly; traps when the exact sum cannot be represented.
+    ///
+    /// Inlined for the common case of two numeric times with the same timescale.
+    @inlinable
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        if lhs.kind == .numeric, rhs.kind == .numeric, lhs.timescale == rhs.timescale {
+            let (sum, overflow) = lhs.value.addingReportingOverflow(rhs.value)
+            if !overflow { return MediaTime(value: sum, timescale: lhs.timescale) }
+        }
+        return add(lhs, rhs)
+    }
+
+    @usableFromInline
+    static func add(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
         guard let sum = lhs.addingReportingOverflow(rhs) else {
             preconditionFailure("MediaTime overflow: \(lhs) + \(rhs) cannot be represented exactly")
         }
@@ -278,7 +291,19 @@ extension MediaTime {
     }
 
     /// Subtracts exactly; traps when the exact difference cannot be represented.
+    ///
+    /// Inlined for the common case of two numeric times with the same timescale.
+    @inlinable
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        if lhs.kind == .numeric, rhs.kind == .numeric, lhs.timescale == rhs.timescale {
+            let (difference, overflow) = lhs.value.subtractingReportingOverflow(rhs.value)
+            if !overflow { return MediaTime(value: difference, timescale: lhs.timescale) }
+        }
+        return subtract(lhs, rhs)
+    }
+
+    @usableFromInline
+    static func subtract(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
         guard let difference = lhs.subtractingReportingOverflow(rhs) else {
             preconditionFailure("MediaTime overflow: \(lhs) - \(rhs) cannot be represented exactly")
         }
@@ -299,10 +324,10 @@ extension MediaTime {
     }
 
     /// Adds in place; traps when the exact sum cannot be represented.
-    public static func += (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs + rhs }
+    @inlinable public static func += (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs + rhs }
 
     /// Subtracts in place; traps when the exact difference cannot be represented.
-    public static func -= (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs - rhs }
+    @inlinable public static func -= (lhs: inout MediaTime, rhs: MediaTime) { lhs = lhs - rhs }
 }
 
 // MARK: - Comparison and hashing
@@ -310,6 +335,7 @@ extension MediaTime {
 extension MediaTime: Comparable, Hashable {
     /// Compares exactly, across timescales. Order: `−∞` < numeric < indefinite < `+∞` < invalid,
     /// as `CMTimeCompare` orders them.
+    @inlinable
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
         if lhs.kind == .numeric, rhs.kind == .numeric {
             if lhs.timescale == rhs.timescale { return lhs.value < rhs.value }
@@ -319,6 +345,7 @@ extension MediaTime: Comparable, Hashable {
     }
 
     /// Equal when they denote the same instant: `1/2 == 500/1000`.
+    @inlinable
     public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
         if lhs.kind != rhs.kind { return false }
         guard lhs.kind == .numeric else { return true }
@@ -334,7 +361,7 @@ extension MediaTime: Comparable, Hashable {
         hasher.combine(canonical.timescale)
     }
 
-    private var orderRank: Int {
+    @usableFromInline var orderRank: Int {
         switch kind {
         case .negativeInfinity: return 0
         case .numeric: return 1

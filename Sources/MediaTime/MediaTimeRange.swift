@@ -13,6 +13,7 @@ public struct MediaTimeRange: Sendable, Hashable, Codable {
     /// A range from `start` lasting `duration`.
     ///
     /// - Precondition: `duration` is not negative.
+    @inlinable
     public init(start: MediaTime, duration: MediaTime) {
         precondition(!duration.isNegative, "MediaTimeRange duration must not be negative: \(duration)")
         self.start = start
@@ -22,6 +23,7 @@ public struct MediaTimeRange: Sendable, Hashable, Codable {
     /// The range `[start, end)`.
     ///
     /// - Precondition: `end >= start`.
+    @inlinable
     public init(start: MediaTime, end: MediaTime) {
         precondition(!(end < start), "MediaTimeRange end \(end) is before start \(start)")
         self.init(start: start, duration: end - start)
@@ -31,10 +33,10 @@ public struct MediaTimeRange: Sendable, Hashable, Codable {
     public static let zero = MediaTimeRange(start: .zero, duration: .zero)
 
     /// The first instant after the range.
-    public var end: MediaTime { start + duration }
+    @inlinable public var end: MediaTime { start + duration }
 
     /// Whether the range has zero duration.
-    public var isEmpty: Bool { duration.isZero }
+    @inlinable public var isEmpty: Bool { duration.isZero }
 
     /// Whether `time` is in `[start, end)`; an empty range contains nothing.
     public func contains(_ time: MediaTime) -> Bool {

@@ -6,7 +6,8 @@ internal import MediaTime
 /// interstitial events from the DATERANGE tags, lay them on the primary timeline (schedule) and
 /// take an integrated-timeline snapshot. Parsing is not timed (the parse benchmark does that).
 ///
-/// It also times the same work for a live reload: the window slides by one segment and one new
+/// It reports the schedule and snapshot alone (from events and a primary timeline made
+/// beforehand), the whole build from the parsed playlist, and the same work for a live reload: the window slides by one segment and one new
 /// interstitial appears, and the new primary timeline continues the previous one.
 ///
 ///     RESULT peer=interlude file=live-24h-2000-interstitials.m3u8 events=2000 segments=43200 build_median_us=… reload_median_us=…
@@ -33,12 +34,20 @@ struct TimelineBenchmark {
             let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: reloaded, continuing: previous), events: events)
             return IntegratedTimeline.Snapshot(schedule: schedule)
         }
+        // The schedule and the snapshot alone, from events and a primary timeline already made
+        // (a player makes those once per playlist load or reload).
+        let events = InterstitialEvent.events(in: playlist).events
+        let primary = PrimaryTimeline(playlist: playlist)
+        func schedule() -> IntegratedTimeline.Snapshot {
+            IntegratedTimeline.Snapshot(schedule: InterstitialSchedule(primary: primary, events: events))
+        }
         let first = build()
-        let eventCount = InterstitialEvent.events(in: playlist).events.count
+        let scheduled = time(schedule)
         let built = time(build)
         let reload = time(rebuild)
         Blackhole.checksum &+= first.segments.count
-        return "RESULT peer=interlude file=\(fileName) events=\(eventCount) segments=\(playlist.segments.count) "
+        return "RESULT peer=interlude file=\(fileName) events=\(events.count) segments=\(playlist.segments.count) "
+            + "schedule_snapshot_median_us=\(ParseBenchmark.format(scheduled.median, decimals: 1)) schedule_snapshot_min_us=\(ParseBenchmark.format(scheduled.minimum, decimals: 1)) "
             + "build_median_us=\(ParseBenchmark.format(built.median, decimals: 1)) build_min_us=\(ParseBenchmark.format(built.minimum, decimals: 1)) "
             + "reload_median_us=\(ParseBenchmark.format(reload.median, decimals: 1)) reload_min_us=\(ParseBenchmark.format(reload.minimum, decimals: 1))"
     }

@@ -16,64 +16,148 @@ public struct DateRange: Sendable, Hashable {
     public static let preloadClass = "com.apple.hls.preload"
 
     /// `ID`: identifies the range within the playlist; required.
-    public var id: String
+    public var id: String {
+        get { storage.values.id }
+        set { mutate { $0.id = newValue } }
+    }
     /// `CLASS`: the semantics shared by ranges of the same class.
-    public var className: String?
+    public var className: String? {
+        get { storage.values.className }
+        set { mutate { $0.className = newValue } }
+    }
     /// `START-DATE`: when the range starts; required unless an earlier tag with the same ID gave it.
-    public var startDate: PlaylistDate?
+    public var startDate: PlaylistDate? {
+        get { storage.values.startDate }
+        set { mutate { $0.startDate = newValue } }
+    }
     /// `CUE`: when the action the range controls triggers (PRE, POST, ONCE).
-    public var cue: [Cue]?
+    public var cue: [Cue]? {
+        get { storage.values.cue }
+        set { mutate { $0.cue = newValue } }
+    }
     /// `END-DATE`: when the range ends; not before START-DATE.
-    public var endDate: PlaylistDate?
+    public var endDate: PlaylistDate? {
+        get { storage.values.endDate }
+        set { mutate { $0.endDate = newValue } }
+    }
     /// `DURATION`: the range's duration; not negative.
-    public var duration: MediaTime?
+    public var duration: MediaTime? {
+        get { storage.values.duration }
+        set { mutate { $0.duration = newValue } }
+    }
     /// `PLANNED-DURATION`: the expected duration while the real one is unknown; not negative.
-    public var plannedDuration: MediaTime?
+    public var plannedDuration: MediaTime? {
+        get { storage.values.plannedDuration }
+        set { mutate { $0.plannedDuration = newValue } }
+    }
     /// `END-ON-NEXT=YES`: the range ends where the next range of the same class starts.
-    public var endOnNext: Bool?
+    public var endOnNext: Bool? {
+        get { storage.values.endOnNext }
+        set { mutate { $0.endOnNext = newValue } }
+    }
     /// `SCTE35-CMD`: an SCTE-35 splice_info_section, as a hexadecimal sequence.
-    public var scte35Command: String?
+    public var scte35Command: String? {
+        get { storage.values.scte35Command }
+        set { mutate { $0.scte35Command = newValue } }
+    }
     /// `SCTE35-OUT`: the splice-out command.
-    public var scte35Out: String?
+    public var scte35Out: String? {
+        get { storage.values.scte35Out }
+        set { mutate { $0.scte35Out = newValue } }
+    }
     /// `SCTE35-IN`: the splice-in command.
-    public var scte35In: String?
+    public var scte35In: String? {
+        get { storage.values.scte35In }
+        set { mutate { $0.scte35In = newValue } }
+    }
 
     /// `X-ASSET-URI`: the absolute URI of the single interstitial asset.
-    public var assetURI: String?
+    public var assetURI: String? {
+        get { storage.values.assetURI }
+        set { mutate { $0.assetURI = newValue } }
+    }
     /// `X-ASSET-LIST`: the URI of a JSON asset list (absolute or relative to the playlist).
-    public var assetList: String?
+    public var assetList: String? {
+        get { storage.values.assetList }
+        set { mutate { $0.assetList = newValue } }
+    }
     /// `X-RESUME-OFFSET`: where primary resumes, relative to where the break was scheduled; signed.
-    public var resumeOffset: MediaTime?
+    public var resumeOffset: MediaTime? {
+        get { storage.values.resumeOffset }
+        set { mutate { $0.resumeOffset = newValue } }
+    }
     /// `X-PLAYOUT-LIMIT`: the most the break may play.
-    public var playoutLimit: MediaTime?
+    public var playoutLimit: MediaTime? {
+        get { storage.values.playoutLimit }
+        set { mutate { $0.playoutLimit = newValue } }
+    }
     /// `X-SNAP`: align the break's start (OUT) or primary's resumption (IN) to segment boundaries.
-    public var snap: [Snap]?
+    public var snap: [Snap]? {
+        get { storage.values.snap }
+        set { mutate { $0.snap = newValue } }
+    }
     /// `X-RESTRICT`: navigation restrictions (SKIP, JUMP).
-    public var restrict: [Restriction]?
+    public var restrict: [Restriction]? {
+        get { storage.values.restrict }
+        set { mutate { $0.restrict = newValue } }
+    }
     /// `X-TIMELINE-OCCUPIES`: "POINT" (default) or "RANGE" on a timeline UI.
-    public var timelineOccupies: TimelineOccupancy?
+    public var timelineOccupies: TimelineOccupancy? {
+        get { storage.values.timelineOccupies }
+        set { mutate { $0.timelineOccupies = newValue } }
+    }
     /// `X-TIMELINE-STYLE`: "HIGHLIGHT" (default) or "PRIMARY".
-    public var timelineStyle: TimelineStyle?
+    public var timelineStyle: TimelineStyle? {
+        get { storage.values.timelineStyle }
+        set { mutate { $0.timelineStyle = newValue } }
+    }
     /// `X-CONTENT-MAY-VARY`: "YES" (default) or "NO" (every player gets the same content).
-    public var contentMayVary: YesNo?
+    public var contentMayVary: YesNo? {
+        get { storage.values.contentMayVary }
+        set { mutate { $0.contentMayVary = newValue } }
+    }
     /// `X-SKIP-CONTROL-OFFSET`: seconds into the break when a skip button appears.
-    public var skipControlOffset: MediaTime?
+    public var skipControlOffset: MediaTime? {
+        get { storage.values.skipControlOffset }
+        set { mutate { $0.skipControlOffset = newValue } }
+    }
     /// `X-SKIP-CONTROL-DURATION`: how long the skip button stays.
-    public var skipControlDuration: MediaTime?
+    public var skipControlDuration: MediaTime? {
+        get { storage.values.skipControlDuration }
+        set { mutate { $0.skipControlDuration = newValue } }
+    }
     /// `X-SKIP-CONTROL-LABEL-ID`: the key of a localised skip label (`[a-zA-Z_-]` only).
-    public var skipControlLabelID: String?
+    public var skipControlLabelID: String? {
+        get { storage.values.skipControlLabelID }
+        set { mutate { $0.skipControlLabelID = newValue } }
+    }
     /// Appendix F preload ranges: `X-URI`, the resource to preload.
-    public var preloadURI: String?
+    public var preloadURI: String? {
+        get { storage.values.preloadURI }
+        set { mutate { $0.preloadURI = newValue } }
+    }
     /// Appendix F: `X-TARGET-ID`, the ID of the range whose resource is preloaded.
-    public var preloadTargetID: String?
+    public var preloadTargetID: String? {
+        get { storage.values.preloadTargetID }
+        set { mutate { $0.preloadTargetID = newValue } }
+    }
     /// Appendix F: `X-TARGET-CLASS`, the CLASS of that range.
-    public var preloadTargetClass: String?
+    public var preloadTargetClass: String? {
+        get { storage.values.preloadTargetClass }
+        set { mutate { $0.preloadTargetClass = newValue } }
+    }
 
     /// Other `X-` client attributes, in the order written, with their value types.
-    public var clientAttributes: [Attribute]
+    public var clientAttributes: [Attribute] {
+        get { storage.values.clientAttributes }
+        set { mutate { $0.clientAttributes = newValue } }
+    }
     /// Attributes that are neither in the specification nor client attributes (kept, flagged by the
     /// validator).
-    public var unknownAttributes: [Attribute]
+    public var unknownAttributes: [Attribute] {
+        get { storage.values.unknownAttributes }
+        set { mutate { $0.unknownAttributes = newValue } }
+    }
 
     /// A date range with an ID and nothing else.
     public init(id: String, className: String? = nil, startDate: PlaylistDate? = nil) {
@@ -105,6 +189,60 @@ public struct DateRange: Sendable, Hashable {
     public func clientAttribute(named name: String) -> AttributeValue? {
         clientAttributes.first { $0.name == name }?.value
     }
+
+    /// The stored values, behind a copy-on-write reference so that copying a value costs one
+    /// retain (schedules, timelines and playlists copy these often).
+    struct Values: Sendable, Hashable {
+        var id: String = ""
+        var className: String? = nil
+        var startDate: PlaylistDate? = nil
+        var cue: [Cue]? = nil
+        var endDate: PlaylistDate? = nil
+        var duration: MediaTime? = nil
+        var plannedDuration: MediaTime? = nil
+        var endOnNext: Bool? = nil
+        var scte35Command: String? = nil
+        var scte35Out: String? = nil
+        var scte35In: String? = nil
+        var assetURI: String? = nil
+        var assetList: String? = nil
+        var resumeOffset: MediaTime? = nil
+        var playoutLimit: MediaTime? = nil
+        var snap: [Snap]? = nil
+        var restrict: [Restriction]? = nil
+        var timelineOccupies: TimelineOccupancy? = nil
+        var timelineStyle: TimelineStyle? = nil
+        var contentMayVary: YesNo? = nil
+        var skipControlOffset: MediaTime? = nil
+        var skipControlDuration: MediaTime? = nil
+        var skipControlLabelID: String? = nil
+        var preloadURI: String? = nil
+        var preloadTargetID: String? = nil
+        var preloadTargetClass: String? = nil
+        var clientAttributes: [Attribute] = []
+        var unknownAttributes: [Attribute] = []
+    }
+
+    final class Storage: @unchecked Sendable {
+        // Mutated only through `mutate`, which copies first unless this reference is unique.
+        var values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var storage = Storage(Values())
+
+    private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
+        return body(&storage.values)
+    }
+
+    /// Equal when every attribute is equal.
+    public static func == (lhs: DateRange, rhs: DateRange) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+    }
+
+    /// Hashes every attribute.
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
 }
 
 extension DateRange {
