@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
+        .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
@@ -27,6 +28,11 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
+        .target(
+            name: "StreamOrigin",
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "InterludeCommandLine",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials"],
@@ -53,6 +59,11 @@ let package = Package(
         .testTarget(
             name: "HLSInterstitialsTests",
             dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StreamOriginTests",
+            dependencies: ["StreamOrigin", "HLSInterstitials", "HLSPlaylist", "MediaProbe", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
