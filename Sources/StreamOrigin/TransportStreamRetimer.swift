@@ -4,8 +4,9 @@
 ///
 /// The origin loops its content; without this, the time stamps would jump back at every loop and
 /// the playlist would need an EXT-X-DISCONTINUITY there. Shifted by whole loops, the content plays
-/// as one continuous stream (video exactly; AAC audio, whose frames do not divide a loop evenly,
-/// overlaps by less than one frame at each loop point, which players absorb).
+/// as one continuous stream: the video exactly; the audio, which the encoder ran 1.5 AAC frames
+/// (32 ms) past the 60 s of video, overlaps the next loop by that much, which players absorb by
+/// dropping the overlapping frames (hls.js does) rather than by a discontinuity.
 ///
 /// Only packets on the elementary-stream PIDs that the PAT and PMT name are touched, so PSI
 /// sections are never mistaken for PES headers.
