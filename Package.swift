@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
+        .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
@@ -27,6 +28,13 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CLibWebSockets",
+            path: "Sources/CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
         .target(
             name: "InterludeCommandLine",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials"],
@@ -53,6 +61,11 @@ let package = Package(
         .testTarget(
             name: "HLSInterstitialsTests",
             dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NetworkIOTests",
+            dependencies: ["NetworkIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
