@@ -3,7 +3,7 @@
 ///
 /// Multiple ranges (`bytes=0-1,5-9`) are answered with the whole representation, which the RFC
 /// allows; HLS clients send one range at a time.
-enum ByteRange: Equatable {
+package enum ByteRange: Equatable {
     /// The header is absent, not a bytes range, malformed or asks for several ranges:
     /// send the whole representation with 200.
     case whole
@@ -13,7 +13,7 @@ enum ByteRange: Equatable {
     case unsatisfiable
 
     /// Resolves `header` (the `Range` field value, or `nil`) for a representation of `length` bytes. O(n).
-    static func resolve(_ header: String?, length: Int64) -> ByteRange {
+    package static func resolve(_ header: String?, length: Int64) -> ByteRange {
         guard let header else { return .whole }
         let trimmed = header.drop { $0 == " " }
         guard trimmed.hasPrefix("bytes=") else { return .whole }

@@ -39,7 +39,7 @@ public struct HTTPRouter: Sendable {
     }
 
     /// What a request path resolves to.
-    enum Match {
+    package enum Match {
         case handler(Handler, parameters: [String: String])
         case file(path: String)
         case methodNotAllowed(allowed: [HTTPMethod])
@@ -93,7 +93,7 @@ public struct HTTPRouter: Sendable {
     }
 
     /// Resolves a request. O(routes × segments).
-    func match(_ method: HTTPMethod, path: String) -> Match {
+    package func match(_ method: HTTPMethod, path: String) -> Match {
         let segments = RoutePattern.segments(of: path)
         var allowed: [HTTPMethod] = []
         var headFallback: (Handler, [String: String])?

@@ -285,6 +285,7 @@ extension LoopDriver {
     func onWebSocketPong(_ wsi: OpaquePointer) {
         guard let connection = existingConnection(for: wsi), let session = connection.webSocket,
               session.keepAlive == .awaitingPong else { return }
+        session.connection.loopDidReceivePong()
         scheduleKeepAlive(session, wsi)
     }
 }

@@ -79,12 +79,12 @@ struct WebSocketClientRequest: Sendable {
 }
 
 /// The parts of a `ws://` URL libwebsockets' client needs.
-struct WebSocketURL: Sendable, Equatable {
+package struct WebSocketURL: Sendable, Equatable {
     /// The host without brackets (`::1` for `[::1]`).
-    var host: String
-    var port: Int
+    package var host: String
+    package var port: Int
     /// The path and query as sent in the request line, for example `/ws?x=1`.
-    var pathAndQuery: String
+    package var pathAndQuery: String
 
     var path: String { String(pathAndQuery.prefix { $0 != "?" }) }
     var query: String? {
@@ -99,7 +99,7 @@ struct WebSocketURL: Sendable, Equatable {
     }
 
     /// Parses `ws://host[:port][/path][?query]`; `wss://` is refused (no TLS in this layer).
-    init(_ url: String) throws(WebSocketError) {
+    package init(_ url: String) throws(WebSocketError) {
         guard url.hasPrefix("ws://") else { throw .invalidURL(url) }
         let rest = url.dropFirst("ws://".count)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex

@@ -24,6 +24,7 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
     let id: UInt64
     let loop: ServiceLoop
     private let state: Mutex<State>
+    private let pongs = Atomic<Int>(0)
 
     private enum Phase {
         case connecting(CheckedContinuation<Void, any Error>?)
@@ -302,6 +303,10 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
     package var queuedSendBytes: Int { state.withLock { $0.outgoingBytes } }
     /// Whether reading from the socket is paused because the reader is behind.
     package var isReceivingPaused: Bool { state.withLock { $0.isReceivingPaused } }
+    /// How many pongs answered this side's keep-alive pings.
+    package var pongCount: Int { pongs.load(ordering: .relaxed) }
+
+    func loopDidReceivePong() { pongs.add(1, ordering: .relaxed) }
 
     // MARK: Service-thread side
 
