@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
+        .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
@@ -28,6 +29,13 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CLibWebSockets",
+            path: "Sources/CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
         .target(
             name: "StreamOrigin",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
@@ -59,6 +67,11 @@ let package = Package(
         .testTarget(
             name: "HLSInterstitialsTests",
             dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NetworkIOTests",
+            dependencies: ["NetworkIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
