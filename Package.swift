@@ -66,7 +66,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HLSInterstitialsTests",
-            dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime"],
+            dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime", "InterludeCommandLine"],
+            exclude: ["Scenarios"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -24,16 +24,42 @@ public struct AssetList: Sendable, Hashable {
         }
     }
 
+    /// `SKIP-CONTROL`: each key given overrides the DATERANGE attribute of the same name
+    /// (`OFFSET` → X-SKIP-CONTROL-OFFSET, and so on); the others keep the DATERANGE's values (D.3,
+    /// D.7).
+    public struct SkipControlOverride: Sendable, Hashable {
+        /// `OFFSET`, when given.
+        public var offset: MediaTime?
+        /// `DURATION`, when given.
+        public var duration: MediaTime?
+        /// `LABEL-ID`, when given.
+        public var labelID: String?
+
+        /// An override.
+        public init(offset: MediaTime? = nil, duration: MediaTime? = nil, labelID: String? = nil) {
+            self.offset = offset
+            self.duration = duration
+            self.labelID = labelID
+        }
+
+        /// The skip control in force when this override applies to the DATERANGE's `base`: no
+        /// button when neither gives an offset.
+        public func applied(to base: InterstitialEvent.SkipControl?) -> InterstitialEvent.SkipControl? {
+            guard let offset = offset ?? base?.offset else { return nil }
+            return InterstitialEvent.SkipControl(offset: offset, duration: duration ?? base?.duration, labelID: labelID ?? base?.labelID)
+        }
+    }
+
     /// `ASSETS`, in playback order. Empty means "play nothing": the resumption offset is then 0
     /// unless X-RESUME-OFFSET says otherwise (D.5).
     public var assets: [Asset]
-    /// `SKIP-CONTROL`: overrides the DATERANGE's X-SKIP-CONTROL-* attributes.
-    public var skipControl: InterstitialEvent.SkipControl?
+    /// `SKIP-CONTROL`: overrides the DATERANGE's X-SKIP-CONTROL-* attributes key by key.
+    public var skipControl: SkipControlOverride?
     /// Top-level keys the specification does not define, kept as JSON.
     public var otherKeys: [String: JSONValue]
 
     /// An asset list.
-    public init(assets: [Asset], skipControl: InterstitialEvent.SkipControl? = nil, otherKeys: [String: JSONValue] = [:]) {
+    public init(assets: [Asset], skipControl: SkipControlOverride? = nil, otherKeys: [String: JSONValue] = [:]) {
         self.assets = assets
         self.skipControl = skipControl
         self.otherKeys = otherKeys
@@ -84,12 +110,12 @@ public struct AssetList: Sendable, Hashable {
             let duration = try Self.seconds(fields.removeValue(forKey: "DURATION"), path: path + ".DURATION")
             assets.append(Asset(uri: uri, duration: duration, otherKeys: fields))
         }
-        var skipControl: InterstitialEvent.SkipControl?
+        var skipControl: SkipControlOverride?
         if let skipValue = object.removeValue(forKey: "SKIP-CONTROL") {
             guard case .object(let fields) = skipValue else {
                 throw AssetListError(path: "$.SKIP-CONTROL", message: "must be an object with OFFSET, DURATION, LABEL-ID")
             }
-            let offset = try Self.seconds(fields["OFFSET"], path: "$.SKIP-CONTROL.OFFSET") ?? .zero
+            let offset = try Self.seconds(fields["OFFSET"], path: "$.SKIP-CONTROL.OFFSET")
             let duration = try Self.seconds(fields["DURATION"], path: "$.SKIP-CONTROL.DURATION")
             var label: String?
             if let labelValue = fields["LABEL-ID"] {
@@ -98,7 +124,7 @@ public struct AssetList: Sendable, Hashable {
                 }
                 label = text
             }
-            skipControl = InterstitialEvent.SkipControl(offset: offset, duration: duration, labelID: label)
+            skipControl = SkipControlOverride(offset: offset, duration: duration, labelID: label)
         }
         self.init(assets: assets, skipControl: skipControl, otherKeys: object)
     }
@@ -202,6 +228,9 @@ public enum InterstitialRequest {
     ///     asset lists when a live stream starts inside the break.
     public static func url(_ uri: String, relativeTo base: String? = nil, primaryID: String?, startOffset: MediaTime? = nil) -> String {
         var resolved = URIResolution.resolve(uri, against: base)
+        // A data: URI carries its content and is not a request; a query would corrupt it (hls.js
+        // leaves data: URIs alone too).
+        if resolved.prefix(5).lowercased() == "data:" { return resolved }
         var items: [String] = []
         if let primaryID { items.append("_HLS_primary_id=\(percentEncoded(primaryID))") }
         if let startOffset, startOffset > .zero {
@@ -269,8 +298,10 @@ public enum URIResolution {
         }
         if body.isEmpty {
             path = basePath
-            if suffix.hasPrefix("#"), let query = base.firstIndex(of: "?") {
-                suffix = String(base[query...].prefix { $0 != "#" }) + suffix
+            // RFC 3986 §5.2.2: a reference without a path and without a query keeps the base's query.
+            let baseWithoutFragment = base.prefix { $0 != "#" }
+            if !suffix.hasPrefix("?"), let query = baseWithoutFragment.firstIndex(of: "?") {
+                suffix = String(baseWithoutFragment[query...]) + suffix
             }
         } else if body.hasPrefix("/") {
             path = body

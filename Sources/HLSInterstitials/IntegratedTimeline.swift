@@ -56,14 +56,11 @@ public enum IntegratedTimeline {
         /// The break's identifier, or `nil` for primary content.
         public var eventID: String? { interstitialEvent?.identifier }
 
-        /// An identity that survives reloads: the event ID for a break, the primary start for
-        /// primary content.
-        public var identity: String {
-            switch segmentType {
-            case .interstitial: return "interstitial:" + (eventID ?? "")
-            case .primary: return "primary:" + timeMapping.source.start.debugDescription
-            }
-        }
+        /// An identity that survives reloads: the event ID for a break; for primary content, the
+        /// break it follows (none for the leading piece), so that neither a live window sliding
+        /// (which moves its start) nor a break announced ahead (which moves its end) makes it a
+        /// different segment.
+        public internal(set) var identity: String
     }
 
     /// What a seek resolves to.
@@ -117,7 +114,8 @@ extension IntegratedTimeline {
                         interstitialEvent: nil,
                         primaryRange: range,
                         playoutRange: MediaTimeRange(start: playout, duration: range.duration),
-                        startDate: schedule.primary.date(at: range.start)
+                        startDate: schedule.primary.date(at: range.start),
+                        identity: "primary:after:" + (segments.last?.eventID ?? "")
                     ))
                     integrated += range.duration
                     playout += range.duration
@@ -134,7 +132,8 @@ extension IntegratedTimeline {
                         interstitialEvent: scheduled.event,
                         primaryRange: MediaTimeRange(start: lower, end: upper),
                         playoutRange: MediaTimeRange(start: playout, duration: length),
-                        startDate: nil
+                        startDate: nil,
+                        identity: "interstitial:" + scheduled.id
                     ))
                     integrated += scheduled.integratedDuration
                     playout += length
@@ -153,10 +152,19 @@ extension IntegratedTimeline {
             self.currentTime = located?.time ?? start
         }
 
-        /// Live playlists start their integrated timeline where their primary timeline starts, so
-        /// that times stay stable as the window slides.
+        /// A VOD timeline starts at zero. A live timeline is anchored so that its first primary
+        /// segment sits at its own primary time, so that times stay stable as the window slides,
+        /// also while a break that began before the window still covers its start.
         private static func firstIntegratedStart(_ schedule: InterstitialSchedule) -> MediaTime {
-            schedule.primary.isLive ? schedule.primary.start : .zero
+            guard schedule.primary.isLive else { return .zero }
+            var before = MediaTime.zero
+            for item in schedule.items {
+                switch item {
+                case .primary(let range): return range.start - before
+                case .interstitial(let scheduled): before += scheduled.integratedDuration
+                }
+            }
+            return schedule.primary.start
         }
 
         private static func initialPosition(segments: [Segment], start: MediaTime) -> Position {
@@ -254,14 +262,24 @@ extension IntegratedTimeline {
 
         /// Resolves a seek to a primary time (the primary item's own clock), from the current
         /// position. A time in `[start, resume)` of a break with a positive resumption offset
-        /// restarts that break from its beginning (D.5); restrictions apply as for
+        /// restarts that break (the first of the breaks sharing its start) from its beginning
+        /// (D.5); restrictions apply as for
         /// ``resolveSeek(toTimelineTime:)``.
         public func resolveSeek(toPrimaryTime time: MediaTime) -> SeekResolution {
-            for segment in segments where segment.segmentType == .interstitial {
-                guard let eventID = segment.eventID, let scheduled = schedule.scheduledBreak(id: eventID) else { continue }
-                if scheduled.start < scheduled.resumeTime, !(time < scheduled.start), time < scheduled.resumeTime {
-                    return resolve(destination: .interstitial(eventID: eventID, offset: .zero), destinationTime: segment.timeMapping.target.start)
+            // Segments are built one per schedule item, in the same order.
+            let items = schedule.items
+            for (index, item) in items.enumerated() {
+                guard case .interstitial(let scheduled) = item, scheduled.start < scheduled.resumeTime,
+                    !(time < scheduled.start), time < scheduled.resumeTime
+                else { continue }
+                // Breaks sharing a start play as a group (D.2), so the group restarts from its first.
+                var first = index
+                while first > 0, case .interstitial(let previous) = items[first - 1], previous.start == scheduled.start {
+                    first -= 1
                 }
+                let restart = segments[first]
+                return resolve(destination: .interstitial(eventID: restart.eventID ?? scheduled.id, offset: .zero),
+                               destinationTime: restart.timeMapping.target.start)
             }
             let destination = Position.primary(time)
             guard let destinationTime = timelineTime(for: destination) else {

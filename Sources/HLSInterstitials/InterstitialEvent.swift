@@ -107,7 +107,8 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
     /// `X-CONTENT-MAY-VARY`: whether participants may get different content (default true); a
     /// break with `false` is played in sync by a coordinated group.
     public var contentMayVary: Bool
-    /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`).
+    /// The duration the playlist states (`DURATION`, or `END-DATE` − `START-DATE`, or for
+    /// `END-ON-NEXT` the time to the next interstitial's `START-DATE`).
     public var duration: MediaTime?
     /// The expected duration while the real one is unknown (`PLANNED-DURATION`).
     public var plannedDuration: MediaTime?
@@ -179,7 +180,8 @@ extension InterstitialEvent {
     /// as absent and unknown list tokens are ignored.
     ///
     /// - Throws: ``InterstitialEventError`` when the range is not an interstitial, has no
-    ///   START-DATE, or has neither or both of X-ASSET-URI and X-ASSET-LIST.
+    ///   START-DATE, has neither or both of X-ASSET-URI and X-ASSET-LIST, or a CUE with both PRE
+    ///   and POST.
     public init(dateRange range: DateRange) throws(InterstitialEventError) {
         guard range.isInterstitial else {
             throw InterstitialEventError(identifier: range.id, message: "CLASS is not \"\(DateRange.interstitialClass)\"")
@@ -196,6 +198,10 @@ extension InterstitialEvent {
             break
         }
         let cue = range.cue ?? []
+        // §4.4.5.1: CUE "MUST NOT include both PRE and POST"; such a tag is invalid (hls.js ignores it).
+        if cue.contains(.pre), cue.contains(.post) {
+            throw InterstitialEventError(identifier: range.id, message: "CUE includes both PRE and POST")
+        }
         let snap = range.snap ?? []
         let restrict = range.restrict ?? []
         var restrictions: Restrictions = []
@@ -231,14 +237,38 @@ extension InterstitialEvent {
     }
 
     /// The interstitial events of a playlist, in tag order, with same-ID tags consolidated; tags
-    /// that cannot become events are returned as errors beside them (players ignore them).
+    /// that cannot become events are returned as errors beside them (players ignore them). An
+    /// END-ON-NEXT event without a stated duration lasts until the START-DATE of the next
+    /// interstitial (§4.4.5.1, its "Following Range").
     ///
-    /// - Complexity: O(n + d) for n segments and d date ranges.
+    /// - Complexity: O(n + d log d) for n segments and d date ranges.
     public static func events(in playlist: MediaPlaylist) -> (events: [InterstitialEvent], errors: [InterstitialEventError]) {
         var events: [InterstitialEvent] = []
         var errors: [InterstitialEventError] = []
+        var endsOnNext: [Int] = []
         for range in playlist.consolidatedDateRanges where range.isInterstitial {
-            do { events.append(try InterstitialEvent(dateRange: range)) } catch { errors.append(error) }
+            do {
+                events.append(try InterstitialEvent(dateRange: range))
+                if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }
+            } catch {
+                errors.append(error)
+            }
+        }
+        if !endsOnNext.isEmpty {
+            let starts = events.compactMap { event -> PlaylistDate? in
+                if case .date(let date) = event.start { return date } else { return nil }
+            }.sorted()
+            for index in endsOnNext {
+                guard case .date(let date) = events[index].start else { continue }
+                // The earliest START-DATE after this one.
+                var low = 0
+                var high = starts.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if date < starts[middle] { high = middle } else { low = middle + 1 }
+                }
+                if low < starts.count { events[index].duration = starts[low].timeIntervalSince(date) }
+            }
         }
         return (events, errors)
     }

@@ -54,13 +54,13 @@ public struct InterstitialSchedule: Sendable, Hashable {
         /// The effective resumption offset of this event alone.
         public var resumptionOffset: MediaTime
         /// Where primary resumes after this break and every earlier break sharing its start
-        /// (offsets add up), after X-SNAP IN.
+        /// (offsets add up), after X-SNAP IN; the primary end for a leave (POST) event.
         public var resumeTime: MediaTime
         /// What is known of its assets.
         public var assetListState: AssetListState
         /// The assets to play, when known (the asset list's, or the single X-ASSET-URI).
         public var assets: [AssetList.Asset]?
-        /// The skip control in force (the asset list's overrides the event's).
+        /// The skip control in force (the asset list's keys override the event's, D.3).
         public var skipControl: InterstitialEvent.SkipControl?
 
         /// The event identifier.
@@ -196,7 +196,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
             switch state {
             case .resolved(let list):
                 assets = list.assets
-                if let override = list.skipControl { skipControl = override }
+                if let override = list.skipControl { skipControl = override.applied(to: skipControl) }
             case .pending, .failed:
                 assets = event.assetListURI == nil ? event.assetURIs.map { AssetList.Asset(uri: $0, duration: event.duration) } : nil
             }
@@ -264,10 +264,12 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 }
                 // A join event on a live primary resumes at the live point, not behind it.
                 if scheduled.event.cue == .join, primary.isLive { resume = MediaTime.max(resume, groupStart) }
+                // A leave (POST) event plays after primary has ended (D.2): primary does not resume.
+                if groupRank == 2 { resume = primary.end }
                 scheduled.resumeTime = resume
                 items.append(.interstitial(scheduled))
             }
-            if case .interstitial(let last)? = items.last { cursor = groupRank == 2 ? primary.end : last.resumeTime }
+            if case .interstitial(let last)? = items.last { cursor = last.resumeTime }
             index = groupEnd
         }
         if cursor < primary.end {

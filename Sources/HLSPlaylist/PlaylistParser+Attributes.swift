@@ -1,14 +1,30 @@
+import MediaTime
+
+/// Where one `NAME=value` pair of an attribute list lies in the input: byte offsets of the name
+/// and of the value (without its quotes), and its syntactic kind.
+struct AttributeSpan {
+    var nameStart: Int
+    var nameEnd: Int
+    var valueStart: Int
+    var valueEnd: Int
+    var kind: AttributeValue.Kind
+}
+
+extension AttributeValue {
+    /// The syntactic kind of a value (RFC 8216bis §4.2).
+    enum Kind {
+        case quotedString, hexadecimal, decimal, enumerated
+    }
+}
+
 extension ParserState {
-    /// Splits `buffer[start..<end]` into an attribute list (§4.2): `NAME=value` pairs separated by
-    /// commas, where a value is a quoted string (no escapes, may contain commas) or runs to the
-    /// next comma.
-    ///
-    /// Quoted-string and hexadecimal values get `{$name}` references substituted when the playlist
-    /// defines variables. Returns `nil` after recording a diagnostic in lenient mode.
-    mutating func attributeList(
-        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, tag: TagName, substitute: Bool = true
-    ) throws(PlaylistParseError) -> [Attribute]? {
-        var attributes: [Attribute] = []
+    /// Splits `buffer[start..<end]` into attribute spans (§4.2): `NAME=value` pairs separated by
+    /// commas, where a value is a quoted string (no escapes, may contain commas) or runs to the next
+    /// comma. Returns `nil` after recording a diagnostic in lenient mode.
+    mutating func attributeSpans(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, tag: TagName
+    ) throws(PlaylistParseError) -> [AttributeSpan]? {
+        var spans: [AttributeSpan] = []
         var index = start
         if start == end {
             try problem(.malformedTag, column: start - lineStart + 1, "#\(tag.text) needs an attribute list")
@@ -31,42 +47,35 @@ extension ParserState {
                             "#\(tag.text): expected NAME=value at this position (§4.2)")
                 return nil
             }
-            let name = string(buffer, nameStart, index)
+            let nameEnd = index
             index += 1  // '='
             let valueStart = index
-            var value: AttributeValue
             if index < end, buffer[index] == UInt8(ascii: "\"") {
                 index += 1
                 let textStart = index
                 while index < end, buffer[index] != UInt8(ascii: "\"") { index += 1 }
                 guard index < end else {
                     try problem(.malformedTag, column: valueStart - lineStart + 1,
-                                "#\(tag.text): the quoted value of \(name) has no closing quote")
+                                "#\(tag.text): the quoted value of \(string(buffer, nameStart, nameEnd)) has no closing quote")
                     return nil
                 }
-                var text = string(buffer, textStart, index)
-                if substitute, !variables.isEmpty || !definitions.isEmpty {
-                    text = try substituted(text, column: valueStart - lineStart + 1)
-                }
-                value = .quotedString(text)
+                spans.append(AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: textStart, valueEnd: index, kind: .quotedString))
                 index += 1
                 if index < end, buffer[index] != UInt8(ascii: ",") {
                     try problem(.malformedTag, column: index - lineStart + 1,
-                                "#\(tag.text): expected ',' after the quoted value of \(name)")
+                                "#\(tag.text): expected ',' after the quoted value of \(string(buffer, nameStart, nameEnd))")
                     return nil
                 }
             } else {
                 while index < end, buffer[index] != UInt8(ascii: ",") { index += 1 }
                 guard index > valueStart else {
-                    try problem(.malformedTag, column: valueStart - lineStart + 1, "#\(tag.text): \(name) has an empty value")
+                    try problem(.malformedTag, column: valueStart - lineStart + 1,
+                                "#\(tag.text): \(string(buffer, nameStart, nameEnd)) has an empty value")
                     return nil
                 }
-                value = classify(buffer, valueStart, index)
-                if substitute, case .hexadecimal(let text) = value, !variables.isEmpty {
-                    value = .hexadecimal(try substituted(text, column: valueStart - lineStart + 1))
-                }
+                spans.append(AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: index,
+                                           kind: Self.classify(buffer, valueStart, index)))
             }
-            attributes.append(Attribute(name: name, value: value))
             if index < end {
                 index += 1  // ','
                 if index == end {
@@ -75,18 +84,86 @@ extension ParserState {
                 }
             }
         }
+        return spans
+    }
+
+    /// The attribute list of a tag as values (§4.2).
+    ///
+    /// Quoted-string and hexadecimal values get `{$name}` references substituted when the playlist
+    /// defines variables. Returns `nil` after recording a diagnostic in lenient mode.
+    mutating func attributeList(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, tag: TagName, substitute: Bool = true
+    ) throws(PlaylistParseError) -> [Attribute]? {
+        guard let spans = try attributeSpans(buffer, start, end, tag: tag) else { return nil }
+        var attributes: [Attribute] = []
+        attributes.reserveCapacity(spans.count)
+        for span in spans {
+            attributes.append(Attribute(name: string(buffer, span.nameStart, span.nameEnd), value: try value(of: span, buffer, substitute: substitute)))
+        }
         return attributes
+    }
+
+    /// The value of a span as an ``AttributeValue``, with variables substituted.
+    mutating func value(of span: AttributeSpan, _ buffer: UnsafeBufferPointer<UInt8>, substitute: Bool = true) throws(PlaylistParseError) -> AttributeValue {
+        var text = string(buffer, span.valueStart, span.valueEnd)
+        // A quoted value's column is its opening quote's.
+        let column = span.valueStart - lineStart + (span.kind == .quotedString ? 0 : 1)
+        switch span.kind {
+        case .quotedString:
+            if substitute, !variables.isEmpty || !definitions.isEmpty { text = try substituted(text, column: column) }
+            return .quotedString(text)
+        case .hexadecimal:
+            if substitute, !variables.isEmpty { text = try substituted(text, column: column) }
+            return .hexadecimal(text)
+        case .decimal:
+            return .decimal(text)
+        case .enumerated:
+            return .enumerated(text)
+        }
+    }
+
+    /// An EXT-X-DATERANGE read straight from the bytes: attribute names are matched without making
+    /// `String`s, dates and numbers are decoded in place, and only the values the model keeps as
+    /// text become `String`s. (A 24-hour DVR playlist has thousands of these.) Playlists with
+    /// variables take the general path, which substitutes them.
+    mutating func dateRange(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(PlaylistParseError) -> DateRange? {
+        if !variables.isEmpty || !definitions.isEmpty {
+            guard let attributes = try attributeList(buffer, start, end, tag: .dateRange) else { return nil }
+            do { return try DateRange(attributes: attributes) } catch {
+                try attributeProblem(error, tag: .dateRange, line: lineNumber)
+                return nil
+            }
+        }
+        guard let spans = try attributeSpans(buffer, start, end, tag: .dateRange) else { return nil }
+        var range = DateRange(id: "")
+        var sawID = false
+        for span in spans {
+            guard let field = DateRange.Field.match(buffer.baseAddress! + span.nameStart, span.nameEnd - span.nameStart) else {
+                range.appendOther(Attribute(name: string(buffer, span.nameStart, span.nameEnd), value: try value(of: span, buffer)))
+                continue
+            }
+            do {
+                try range.assign(field, RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: span.kind))
+            } catch {
+                try attributeProblem(error, tag: .dateRange, line: lineNumber)
+                return nil
+            }
+            if field == .id { sawID = true }
+        }
+        do { try range.finishDecoding(sawID: sawID) } catch {
+            try attributeProblem(error, tag: .dateRange, line: lineNumber)
+            return nil
+        }
+        return range
     }
 
     /// Classifies an unquoted value by its syntax: hexadecimal sequence, decimal number, or
     /// anything else (enumerated string, resolution).
-    private func classify(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> AttributeValue {
-        let text = string(buffer, start, end)
+    static func classify(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> AttributeValue.Kind {
         if end - start > 2, buffer[start] == UInt8(ascii: "0"), buffer[start + 1] | 0x20 == UInt8(ascii: "x") {
-            return .hexadecimal(text)
+            return .hexadecimal
         }
         var sawDigit = false
-        var isNumber = true
         for index in start..<end {
             let byte = buffer[index]
             if byte >= 0x30 && byte <= 0x39 {
@@ -94,10 +171,65 @@ extension ParserState {
             } else if byte == UInt8(ascii: ".") || ((byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")) && index == start) {
                 continue
             } else {
-                isNumber = false
-                break
+                return .enumerated
             }
         }
-        return isNumber && sawDigit ? .decimal(text) : .enumerated(text)
+        return sawDigit ? .decimal : .enumerated
     }
+}
+
+/// An attribute value read in place from the parser's input.
+struct RawAttributeValue: AttributeValueReading {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let start: Int
+    let end: Int
+    let kind: AttributeValue.Kind
+
+    var text: String { String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self) }
+    var decimalTime: MediaTime? { kind == .decimal ? MediaTime.parseDecimal(buffer, start, end) : nil }
+    var date: PlaylistDate? { kind == .quotedString ? PlaylistDate.parse(buffer, start, end) : nil }
+    var isSigned: Bool { start < end && (buffer[start] == UInt8(ascii: "-") || buffer[start] == UInt8(ascii: "+")) }
+    var playlistText: String { kind == .quotedString ? "\"\(text)\"" : text }
+    var isYes: Bool { kind == .enumerated && end - start == 3 && buffer[start] == 0x59 && buffer[start + 1] == 0x45 && buffer[start + 2] == 0x53 }
+}
+
+/// What a typed decoder needs from an attribute value, wherever it was read from.
+protocol AttributeValueReading {
+    var kind: AttributeValue.Kind { get }
+    /// The value without quotes.
+    var text: String { get }
+    /// The value as an exact decimal number of seconds, when it is a decimal.
+    var decimalTime: MediaTime? { get }
+    /// The value as a date, when it is a quoted ISO 8601 date.
+    var date: PlaylistDate? { get }
+    /// Whether a decimal value starts with a sign.
+    var isSigned: Bool { get }
+    /// The value as written, for messages.
+    var playlistText: String { get }
+    /// Whether it is the enumerated string `YES`.
+    var isYes: Bool { get }
+}
+
+extension AttributeValue: AttributeValueReading {
+    var kind: Kind {
+        switch self {
+        case .quotedString: return .quotedString
+        case .hexadecimal: return .hexadecimal
+        case .decimal: return .decimal
+        case .enumerated: return .enumerated
+        }
+    }
+    var decimalTime: MediaTime? {
+        if case .decimal(let text) = self { return MediaTime(decimal: text) }
+        return nil
+    }
+    var date: PlaylistDate? {
+        if case .quotedString(let text) = self { return PlaylistDate(iso8601: text) }
+        return nil
+    }
+    var isSigned: Bool {
+        if case .decimal(let text) = self { return text.utf8.first == UInt8(ascii: "-") || text.utf8.first == UInt8(ascii: "+") }
+        return false
+    }
+    var isYes: Bool { self == .enumerated("YES") }
 }

@@ -509,14 +509,9 @@ struct ParserState {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .dateRange:
-            guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
-            do {
-                let range = try DateRange(attributes: attributes)
-                segments[openSegment()].extras.modify { $0.dateRanges.append(range) }
-                lines.dateRanges.append(Int32(lineNumber))
-            } catch {
-                try attributeProblem(error, tag: tag, line: lineNumber)
-            }
+            guard let range = try dateRange(buffer, valueStart, end) else { return }
+            segments[openSegment()].extras.modify { $0.dateRanges.append(range) }
+            lines.dateRanges.append(Int32(lineNumber))
         case .version:
             recordOccurrence(tag)
             guard let value = integer(buffer, valueStart, end) else {
@@ -856,7 +851,7 @@ struct ParserState {
         diagnostics.append(PlaylistDiagnostic(error))
     }
 
-    private mutating func attributeProblem(_ error: AttributeError, tag: TagName, line: Int) throws(PlaylistParseError) {
+    mutating func attributeProblem(_ error: AttributeError, tag: TagName, line: Int) throws(PlaylistParseError) {
         let saved = lineNumber
         lineNumber = line
         defer { lineNumber = saved }

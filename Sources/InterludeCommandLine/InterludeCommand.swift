@@ -11,6 +11,7 @@ public enum InterludeCommand {
     /// Every subcommand, in the order `--help` lists them.
     static let subcommands: [any Subcommand.Type] = [
         InspectCommand.self,
+        ValidateCommand.self,
         FormatCommand.self,
         TimelineCommand.self,
     ]

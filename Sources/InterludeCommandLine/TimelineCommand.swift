@@ -163,12 +163,30 @@ struct TimelineReport: Encodable {
     struct Asset: Encodable {
         var uri: String
         var duration: Double?
+
+        enum CodingKeys: String, CodingKey { case uri, duration }
+
+        // Nulls are written, not omitted: the shape is fixed.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(uri, forKey: .uri)
+            try container.encode(duration, forKey: .duration)
+        }
     }
 
     struct SkipControl: Encodable {
         var offset: Double
         var duration: Double?
         var labelId: String?
+
+        enum CodingKeys: String, CodingKey { case offset, duration, labelId }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(offset, forKey: .offset)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(labelId, forKey: .labelId)
+        }
     }
 
     struct Event: Encodable {

@@ -132,3 +132,60 @@ struct InterludeCommandTests {
         #expect(result.out.contains("#EXT-X-PART:DURATION=1.00001,URI=\"filePart2662.0.mp4\",INDEPENDENT=YES\n"))
     }
 }
+
+@Suite("interlude validate")
+struct ValidateCommandTests {
+    @Test("clean playlists exit 0 with a verdict per file on stderr")
+    func cleanExamples() async {
+        let result = await run("validate", example("vod-with-interstitials.m3u8"), example("multivariant.m3u8"), example("live-low-latency.m3u8"))
+        #expect(result.code == 0)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("vod-with-interstitials.m3u8: valid (0 errors, 0 warnings)"))
+    }
+
+    @Test("a playlist with errors exits 2 and prints located diagnostics with rule ids")
+    func errorsExitTwo() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-invalid-\(UUID()).m3u8")
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-30T20:00:00.000Z
+            #EXT-X-DATERANGE:ID="ad",CLASS="com.apple.hls.interstitial",START-DATE="2026-11-30T20:00:02.000Z"
+            #EXTINF:6.000,
+            a.ts
+            #EXT-X-ENDLIST
+
+            """.write(to: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = await run("validate", path.path)
+        #expect(result.code == 2)
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix("[interstitial.asset-uri-xor-list]") == true)
+        #expect(lines.first?.contains(".m3u8:5: error:") == true)
+        #expect(lines.last?.hasSuffix("[media.extinf-exceeds-target-duration]") == true)
+        #expect(lines.last?.contains(".m3u8:6: error:") == true)
+        #expect(result.err.contains("invalid"))
+        let json = await run("validate", "--format", "json", path.path)
+        #expect(json.code == 2)
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
+        let diagnostics = try #require(decoded.first?["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.contains { ($0["ruleID"] as? String) == "media.extinf-exceeds-target-duration" && ($0["line"] as? Int) == 6 })
+    }
+
+    @Test("--list-rules prints every rule without needing a playlist")
+    func listRules() async {
+        let result = await run("validate", "--list-rules")
+        #expect(result.code == 0)
+        #expect(result.out.split(separator: "\n").count == PlaylistValidator.rules.count)
+        #expect(result.out.contains("daterange.id-required"))
+    }
+
+    @Test("an unreadable playlist exits 1")
+    func unreadable() async {
+        let result = await run("validate", "/nonexistent.m3u8")
+        #expect(result.code == 1)
+        #expect(result.err.contains("no such file"))
+    }
+}

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaTime
 
 extension DateRange {
@@ -5,65 +10,179 @@ extension DateRange {
     ///
     /// Only `ID` is required here: START-DATE may come from an earlier tag with the same ID, which
     /// the parser and the validator check at playlist level.
+    /// The attributes the model types, matched by name.
+    enum Field: CaseIterable {
+        case id, className, startDate, cue, endDate, duration, plannedDuration, endOnNext, scte35Command, scte35Out, scte35In, assetURI, assetList, resumeOffset, playoutLimit, snap, restrict, timelineOccupies, timelineStyle, contentMayVary, skipControlOffset, skipControlDuration, skipControlLabelID, preloadURI, preloadTargetID, preloadTargetClass
+
+    /// Matches an attribute name given as bytes: a switch on the length, then `memcmp`.
+    static func match(_ name: UnsafePointer<UInt8>, _ length: Int) -> Field? {
+        @inline(__always) func equals(_ text: StaticString) -> Bool { memcmp(name, text.utf8Start, length) == 0 }
+        switch length {
+        case 2:
+            if equals("ID") { return .id }
+            return nil
+        case 3:
+            if equals("CUE") { return .cue }
+            return nil
+        case 5:
+            if equals("CLASS") { return .className }
+            if equals("X-URI") { return .preloadURI }
+            return nil
+        case 6:
+            if equals("X-SNAP") { return .snap }
+            return nil
+        case 8:
+            if equals("END-DATE") { return .endDate }
+            if equals("DURATION") { return .duration }
+            return nil
+        case 9:
+            if equals("SCTE35-IN") { return .scte35In }
+            return nil
+        case 10:
+            if equals("START-DATE") { return .startDate }
+            if equals("SCTE35-CMD") { return .scte35Command }
+            if equals("SCTE35-OUT") { return .scte35Out }
+            if equals("X-RESTRICT") { return .restrict }
+            return nil
+        case 11:
+            if equals("END-ON-NEXT") { return .endOnNext }
+            if equals("X-ASSET-URI") { return .assetURI }
+            if equals("X-TARGET-ID") { return .preloadTargetID }
+            return nil
+        case 12:
+            if equals("X-ASSET-LIST") { return .assetList }
+            return nil
+        case 14:
+            if equals("X-TARGET-CLASS") { return .preloadTargetClass }
+            return nil
+        case 15:
+            if equals("X-RESUME-OFFSET") { return .resumeOffset }
+            if equals("X-PLAYOUT-LIMIT") { return .playoutLimit }
+            return nil
+        case 16:
+            if equals("PLANNED-DURATION") { return .plannedDuration }
+            if equals("X-TIMELINE-STYLE") { return .timelineStyle }
+            return nil
+        case 18:
+            if equals("X-CONTENT-MAY-VARY") { return .contentMayVary }
+            return nil
+        case 19:
+            if equals("X-TIMELINE-OCCUPIES") { return .timelineOccupies }
+            return nil
+        case 21:
+            if equals("X-SKIP-CONTROL-OFFSET") { return .skipControlOffset }
+            return nil
+        case 23:
+            if equals("X-SKIP-CONTROL-DURATION") { return .skipControlDuration }
+            if equals("X-SKIP-CONTROL-LABEL-ID") { return .skipControlLabelID }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+        /// Matches an attribute name.
+        static func match(_ name: String) -> Field? {
+            var name = name
+            return name.withUTF8 { bytes in bytes.baseAddress.flatMap { match($0, bytes.count) } }
+        }
+    }
+
     public init(attributes: [Attribute]) throws(AttributeError) {
-        // One pass with a switch on the name: a 24-hour DVR playlist has thousands of these.
         self.init(id: "")
         var sawID = false
-        var legacyCue: [Cue]?
         for attribute in attributes {
-            let name = attribute.name
-            let value = attribute.value
-            switch name {
-            case "ID":
-                id = try AttributeReader.quotedString(name, value)
-                sawID = true
-            case "CLASS": className = try AttributeReader.quotedString(name, value)
-            case "START-DATE": startDate = try AttributeReader.date(name, value)
-            case "CUE": cue = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Cue.init(rawValue:))
-            case "X-CUE":
-                // The attribute was named X-CUE in earlier drafts; players still honour it.
-                if case .quotedString(let text) = value {
-                    legacyCue = AttributeReader.splitList(text).map(Cue.init(rawValue:))
-                }
-                clientAttributes.append(attribute)
-            case "END-DATE": endDate = try AttributeReader.date(name, value)
-            case "DURATION": duration = try AttributeReader.decimalTime(name, value, signed: false)
-            case "PLANNED-DURATION": plannedDuration = try AttributeReader.decimalTime(name, value, signed: false)
-            case "END-ON-NEXT":
-                guard case .enumerated("YES") = value else {
-                    throw AttributeError(name: name, reason: "must be YES, found \(value.playlistText)")
-                }
-                endOnNext = true
-            case "SCTE35-CMD": scte35Command = try AttributeReader.hexadecimal(name, value)
-            case "SCTE35-OUT": scte35Out = try AttributeReader.hexadecimal(name, value)
-            case "SCTE35-IN": scte35In = try AttributeReader.hexadecimal(name, value)
-            case "X-ASSET-URI": assetURI = try AttributeReader.quotedString(name, value)
-            case "X-ASSET-LIST": assetList = try AttributeReader.quotedString(name, value)
-            case "X-RESUME-OFFSET": resumeOffset = try AttributeReader.decimalTime(name, value, signed: true)
-            case "X-PLAYOUT-LIMIT": playoutLimit = try AttributeReader.decimalTime(name, value, signed: false)
-            case "X-SNAP": snap = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Snap.init(rawValue:))
-            case "X-RESTRICT":
-                restrict = AttributeReader.splitList(try AttributeReader.quotedString(name, value)).map(Restriction.init(rawValue:))
-            case "X-TIMELINE-OCCUPIES": timelineOccupies = TimelineOccupancy(rawValue: try AttributeReader.quotedString(name, value))
-            case "X-TIMELINE-STYLE": timelineStyle = TimelineStyle(rawValue: try AttributeReader.quotedString(name, value))
-            case "X-CONTENT-MAY-VARY": contentMayVary = YesNo(rawValue: try AttributeReader.quotedString(name, value))
-            case "X-SKIP-CONTROL-OFFSET": skipControlOffset = try AttributeReader.decimalTime(name, value, signed: false)
-            case "X-SKIP-CONTROL-DURATION": skipControlDuration = try AttributeReader.decimalTime(name, value, signed: false)
-            case "X-SKIP-CONTROL-LABEL-ID": skipControlLabelID = try AttributeReader.quotedString(name, value)
-            case "X-URI": preloadURI = try AttributeReader.quotedString(name, value)
-            case "X-TARGET-ID": preloadTargetID = try AttributeReader.quotedString(name, value)
-            case "X-TARGET-CLASS": preloadTargetClass = try AttributeReader.quotedString(name, value)
-            default:
-                if name.utf8.starts(with: "X-".utf8) {
-                    clientAttributes.append(attribute)
-                } else {
-                    unknownAttributes.append(attribute)
-                }
+            if let field = Field.match(attribute.name) {
+                try assign(field, attribute.value)
+                if field == .id { sawID = true }
+            } else {
+                appendOther(attribute)
             }
         }
+        try finishDecoding(sawID: sawID)
+    }
+
+    /// Sets one typed attribute from its value, enforcing the value type §4.4.5.1 and Appendix D
+    /// give it. Shared by the parser (which reads values in place) and ``init(attributes:)``.
+    mutating func assign(_ field: Field, _ value: some AttributeValueReading) throws(AttributeError) {
+        func quoted(_ name: String) throws(AttributeError) -> String {
+            guard value.kind == .quotedString else {
+                throw AttributeError(name: name, reason: "must be a quoted string, found \(value.playlistText)")
+            }
+            return value.text
+        }
+        func date(_ name: String) throws(AttributeError) -> PlaylistDate {
+            guard value.kind == .quotedString else {
+                throw AttributeError(name: name, reason: "must be a quoted string, found \(value.playlistText)")
+            }
+            guard let date = value.date else {
+                throw AttributeError(name: name, reason: "must be an ISO 8601 date with a time zone, found \(value.playlistText)")
+            }
+            return date
+        }
+        func seconds(_ name: String, signed: Bool) throws(AttributeError) -> MediaTime {
+            guard value.kind == .decimal, let time = value.decimalTime else {
+                throw AttributeError(name: name, reason: "must be a decimal number of seconds, found \(value.playlistText)")
+            }
+            if !signed, value.isSigned {
+                throw AttributeError(name: name, reason: "must be an unsigned decimal number, found \(value.playlistText)")
+            }
+            return time
+        }
+        func hexadecimal(_ name: String) throws(AttributeError) -> String {
+            guard value.kind == .hexadecimal else {
+                throw AttributeError(name: name, reason: "must be a hexadecimal sequence (0x…), found \(value.playlistText)")
+            }
+            return value.text
+        }
+        func list(_ name: String) throws(AttributeError) -> [String] { AttributeReader.splitList(try quoted(name)) }
+        switch field {
+        case .id: id = try quoted("ID")
+        case .className: className = try quoted("CLASS")
+        case .startDate: startDate = try date("START-DATE")
+        case .cue: cue = try list("CUE").map(Cue.init(rawValue:))
+        case .endDate: endDate = try date("END-DATE")
+        case .duration: duration = try seconds("DURATION", signed: false)
+        case .plannedDuration: plannedDuration = try seconds("PLANNED-DURATION", signed: false)
+        case .endOnNext:
+            guard value.isYes else { throw AttributeError(name: "END-ON-NEXT", reason: "must be YES, found \(value.playlistText)") }
+            endOnNext = true
+        case .scte35Command: scte35Command = try hexadecimal("SCTE35-CMD")
+        case .scte35Out: scte35Out = try hexadecimal("SCTE35-OUT")
+        case .scte35In: scte35In = try hexadecimal("SCTE35-IN")
+        case .assetURI: assetURI = try quoted("X-ASSET-URI")
+        case .assetList: assetList = try quoted("X-ASSET-LIST")
+        case .resumeOffset: resumeOffset = try seconds("X-RESUME-OFFSET", signed: true)
+        case .playoutLimit: playoutLimit = try seconds("X-PLAYOUT-LIMIT", signed: false)
+        case .snap: snap = try list("X-SNAP").map(Snap.init(rawValue:))
+        case .restrict: restrict = try list("X-RESTRICT").map(Restriction.init(rawValue:))
+        case .timelineOccupies: timelineOccupies = TimelineOccupancy(rawValue: try quoted("X-TIMELINE-OCCUPIES"))
+        case .timelineStyle: timelineStyle = TimelineStyle(rawValue: try quoted("X-TIMELINE-STYLE"))
+        case .contentMayVary: contentMayVary = YesNo(rawValue: try quoted("X-CONTENT-MAY-VARY"))
+        case .skipControlOffset: skipControlOffset = try seconds("X-SKIP-CONTROL-OFFSET", signed: false)
+        case .skipControlDuration: skipControlDuration = try seconds("X-SKIP-CONTROL-DURATION", signed: false)
+        case .skipControlLabelID: skipControlLabelID = try quoted("X-SKIP-CONTROL-LABEL-ID")
+        case .preloadURI: preloadURI = try quoted("X-URI")
+        case .preloadTargetID: preloadTargetID = try quoted("X-TARGET-ID")
+        case .preloadTargetClass: preloadTargetClass = try quoted("X-TARGET-CLASS")
+        }
+    }
+
+    /// Keeps an attribute the model has no field for: a client (`X-`) attribute or an unknown one.
+    mutating func appendOther(_ attribute: Attribute) {
+        if attribute.name.utf8.starts(with: "X-".utf8) {
+            clientAttributes.append(attribute)
+        } else {
+            unknownAttributes.append(attribute)
+        }
+    }
+
+    /// Checks that ID was present, and honours the legacy `X-CUE` (the attribute's name in earlier
+    /// drafts, still sent by some packagers) when `CUE` is absent.
+    mutating func finishDecoding(sawID: Bool) throws(AttributeError) {
         guard sawID else { throw AttributeError(name: "ID", reason: "is required", isMissing: true) }
-        if cue == nil, let legacyCue {
-            cue = legacyCue
+        if cue == nil, let legacy = clientAttributes.first(where: { $0.name == "X-CUE" }), case .quotedString(let text) = legacy.value {
+            cue = AttributeReader.splitList(text).map(Cue.init(rawValue:))
             clientAttributes.removeAll { $0.name == "X-CUE" }
         }
     }
