@@ -16,7 +16,8 @@ extension AssetList {
             return .object(fields)
         })
         if let skipControl {
-            var fields: [String: JSONValue] = ["OFFSET": .number(skipControl.offset.decimalString())]
+            var fields: [String: JSONValue] = [:]
+            if let offset = skipControl.offset { fields["OFFSET"] = .number(offset.decimalString()) }
             if let duration = skipControl.duration { fields["DURATION"] = .number(duration.decimalString()) }
             if let label = skipControl.labelID { fields["LABEL-ID"] = .string(label) }
             root["SKIP-CONTROL"] = .object(fields)
