@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
         .target(
             name: "StreamOrigin",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamOriginTests",
-            dependencies: ["StreamOrigin", "HLSInterstitials", "HLSPlaylist", "MediaProbe", "MediaTime"],
+            dependencies: ["StreamOrigin", "HLSInterstitials", "HLSPlaylist", "MediaProbe", "MediaTime", "NetworkIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

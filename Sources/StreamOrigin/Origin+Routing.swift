@@ -28,16 +28,9 @@ extension Origin {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw OriginError(.methodNotAllowed, "the origin serves GET and HEAD, not \(request.method)")
         }
-        let path: Substring
-        let query: [String: String]
-        if let question = request.target.firstIndex(of: "?") {
-            path = request.target[..<question]
-            query = try OriginRoute.queryItems(request.target[request.target.index(after: question)...])
-        } else {
-            path = request.target[...]
-            query = [:]
-        }
-        switch try OriginRoute(path: String(path)) {
+        if let malformation = request.malformation { throw OriginError(.malformedRequest, malformation) }
+        let query = request.queryItems
+        switch try OriginRoute(path: request.path) {
         case .index:
             return Self.ok(OriginResponse.jsonContentType, cache: "no-cache", index(baseURL: request.baseURL))
         case .mediaPlaylist(let kind, let stream, let viewer):

@@ -21,10 +21,10 @@ enum OriginRoute: Sendable, Hashable {
     /// The largest content chunk index served (about 127 years of 4-second chunks).
     static let maximumChunkIndex = 1_000_000_000
 
-    /// The route of `path` (percent-encoded, without the query).
+    /// The route of `path` (percent-decoded, without the query).
     ///
-    /// - Throws: ``OriginError`` `malformedRequest` (400) for a path that cannot be decoded or a
-    ///   parameter of the wrong form; `unknownRoute` (404) for a path no route has.
+    /// - Throws: ``OriginError`` `malformedRequest` (400) for an empty, `.` or `..` path segment
+    ///   or a parameter of the wrong form; `unknownRoute` (404) for a path no route has.
     init(path: String) throws(OriginError) {
         guard path.hasPrefix("/") else { throw OriginError(.malformedRequest, "the request target must start with '/', not \"\(path)\"") }
         if path == "/" {
@@ -32,14 +32,11 @@ enum OriginRoute: Sendable, Hashable {
             return
         }
         var components: [String] = []
-        for raw in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            guard let component = OriginRoute.percentDecoded(raw) else {
-                throw OriginError(.malformedRequest, "the path \"\(path)\" has an invalid percent-encoding")
-            }
-            guard !component.isEmpty, component != ".", component != "..", !component.contains("/") else {
+        for component in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard !component.isEmpty, component != ".", component != ".." else {
                 throw OriginError(.malformedRequest, "the path \"\(path)\" has an empty, '.' or '..' segment")
             }
-            components.append(component)
+            components.append(String(component))
         }
         switch components.count {
         case 4 where components[0] == "vod" || components[0] == "live":
@@ -91,46 +88,5 @@ enum OriginRoute: Sendable, Hashable {
     private static func index(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 10, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         return Int(text)
-    }
-
-    /// The query items of a request target's query (`a=1&b`), percent-decoded; a later item
-    /// replaces an earlier one with the same name.
-    ///
-    /// - Throws: ``OriginError`` `malformedRequest` (400) for an invalid percent-encoding.
-    static func queryItems(_ query: Substring) throws(OriginError) -> [String: String] {
-        var items: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = percentDecoded(parts[0]), let value = percentDecoded(parts.count == 2 ? parts[1] : "") else {
-                throw OriginError(.malformedRequest, "the query item \"\(pair)\" has an invalid percent-encoding")
-            }
-            items[name] = value
-        }
-        return items
-    }
-
-    /// `text` with `%XX` escapes decoded (a `+` stays a `+`); `nil` for an invalid escape or
-    /// bytes that are not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hex), let low = iterator.next().flatMap(hex) else { return nil }
-                bytes.append(high << 4 | low)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }
