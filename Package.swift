@@ -43,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "NetworkIO", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeCommandLineTests",
-            dependencies: ["InterludeCommandLine", "HLSPlaylist"],
+            dependencies: ["InterludeCommandLine", "HLSPlaylist", "MediaTime", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
     ]
