@@ -4,8 +4,9 @@ import MediaTime
 /// What an origin serves: its streams, the ads, the viewers and who gets which ads.
 ///
 /// Read from a JSON file (``init(json:)``) or the embedded ``default``. Every key is optional
-/// unless marked required; unknown keys are errors, so a typo does not silently change nothing.
-/// Times are JSON numbers of seconds, read exactly (`0.1` is one tenth).
+/// unless marked required; unknown keys are errors, so a typo cannot go unnoticed. Times are JSON
+/// numbers of seconds, read exactly (`0.1` is one tenth). The `//` notes below explain the keys;
+/// the file itself is plain JSON, without comments.
 ///
 /// ```json
 /// {
