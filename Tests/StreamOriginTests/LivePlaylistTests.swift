@@ -193,4 +193,35 @@ struct LivePlaylistTests {
         #expect(offered.duration == seconds(24))
         #expect(offered.mediaSequence == 35, "EXT-X-MEDIA-SEQUENCE still numbers the first skipped segment")
     }
+
+    @Test("other shapes stay valid reload after reload: a break at the very start, 8-second segments, no breaks at all",
+          arguments: [
+              #""segmentDurationSeconds": 4, "repeatingBreak": {"id": "ad", "firstAtSeconds": 0, "everySeconds": 40}"#,
+              #""segmentDurationSeconds": 8, "repeatingBreak": {"id": "ad", "firstAtSeconds": 16, "everySeconds": 48}"#,
+              #""segmentDurationSeconds": 4"#,
+          ])
+    func otherShapes(shape: String) throws {
+        for mode in ["stitched", "interstitials"] {
+            let origin = try origin(json: """
+                {"ads": [{"id": "a", "media": "ads/ad-10s"}, {"id": "b", "media": "ads/ad-15s"}],
+                 "viewers": [{"id": "v", "pod": ["a", "b"]}],
+                 "streams": [{"id": "s", "kind": "live", "mode": "\(mode)", "windowSeconds": 48, "deltaUpdates": true, \(shape)}]}
+                """)
+            var previous: MediaPlaylist?
+            for time in stride(from: Int64(8), through: 400, by: 3) {
+                let response = origin.get("/live/s/v/main.m3u8", at: live(time))
+                let findings = PlaylistValidator.validate(response.body, previous: previous).map { "\($0)" }
+                #expect(findings.isEmpty, "\(mode) t=\(time): \(findings)")
+                let playlist = try MediaPlaylist(parsing: response.body)
+                for segment in playlist.segments.suffix(2) {
+                    #expect(try measuredDuration(origin, segment.uri, at: live(time)) == segment.duration)
+                }
+                if let previous {
+                    let delta = try MediaPlaylist(parsing: origin.get("/live/s/v/main.m3u8?_HLS_skip=YES", at: live(time)).body)
+                    #expect(try previous.applying(deltaUpdate: delta).segments.map(\.uri) == playlist.segments.map(\.uri))
+                }
+                previous = playlist
+            }
+        }
+    }
 }
