@@ -10,7 +10,14 @@ import MediaTime
 /// order of kind.
 public struct MediaSegment: Sendable, Hashable {
     /// The URI line (variables substituted).
-    public var uri: String
+    ///
+    /// A parsed segment keeps its URI as a slice of the playlist's text and makes the `String` when
+    /// asked, so a 43,200-segment playlist parses without 43,200 string allocations.
+    public var uri: String {
+        get { uriStorage.string }
+        set { uriStorage = .string(newValue) }
+    }
+    var uriStorage: SegmentURI
     /// `EXTINF` duration.
     public var duration: MediaTime
     /// `EXT-X-PROGRAM-DATE-TIME` given on this segment (only where the playlist wrote one; see
@@ -30,7 +37,7 @@ public struct MediaSegment: Sendable, Hashable {
 
     /// A segment of `duration` at `uri`.
     public init(uri: String, duration: MediaTime, title: String? = nil) {
-        self.uri = uri
+        self.uriStorage = .string(uri)
         self.duration = duration
         self.isDiscontinuity = false
         self.isGap = false
@@ -74,6 +81,41 @@ public struct MediaSegment: Sendable, Hashable {
         get { extras.box?.value.otherLines ?? [] }
         set { extras.modify { $0.otherLines = newValue } }
     }
+}
+
+/// A segment URI: a `String`, or a slice of the text the playlist was parsed from.
+enum SegmentURI: Sendable, Hashable {
+    case string(String)
+    case source(SharedBytes, offset: Int32, length: Int32)
+
+    var string: String {
+        switch self {
+        case .string(let text):
+            return text
+        case .source(let bytes, let offset, let length):
+            return bytes.array.withUnsafeBufferPointer { buffer in
+                String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(offset)..<Int(offset + length)]), as: UTF8.self)
+            }
+        }
+    }
+
+    /// Equal when the URIs are the same text, however they are stored.
+    static func == (lhs: SegmentURI, rhs: SegmentURI) -> Bool {
+        if case .source(let a, let offsetA, let lengthA) = lhs, case .source(let b, let offsetB, let lengthB) = rhs, a === b,
+            offsetA == offsetB, lengthA == lengthB
+        {
+            return true
+        }
+        return lhs.string == rhs.string
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(string) }
+}
+
+/// Immutable bytes shared by reference (the text a playlist was parsed from).
+final class SharedBytes: Sendable {
+    let array: [UInt8]
+    init(_ array: [UInt8]) { self.array = array }
 }
 
 /// The rarely used parts of a ``MediaSegment``, behind a copy-on-write box.

@@ -28,6 +28,7 @@ public enum PlaylistParser {
     ///   playlist at all (no `#EXTM3U` header).
     public static func parse(_ bytes: [UInt8], options: ParseOptions = ParseOptions()) throws(PlaylistParseError) -> ParseResult {
         var parser = ParserState(options: options)
+        if bytes.count < Int(Int32.max) { parser.sharedBytes = SharedBytes(bytes) }
         do {
             try bytes.withUnsafeBufferPointer { buffer in
                 try parser.run(buffer)
@@ -311,6 +312,9 @@ struct ParserState {
     var multivariant = MultivariantPlaylist()
     var pendingStreamInf: (attributes: [Attribute], line: Int, start: Int, end: Int)?
 
+    /// The input, shared with the segments whose URIs are slices of it.
+    var sharedBytes: SharedBytes?
+
     var lineNumber = 0
     var lineStart = 0
     var lineEnd = 0
@@ -422,10 +426,12 @@ struct ParserState {
             try problem(.unexpectedURI, column: 1, "a URI line must follow an EXTINF (media playlist) or EXT-X-STREAM-INF (multivariant playlist) tag")
             return
         }
-        var uri = string(buffer, start, end)
-        if !variables.isEmpty || !definitions.isEmpty { uri = try substituted(uri, column: 1) }
         let index = segments.count - 1
-        segments[index].uri = uri
+        if !variables.isEmpty || !definitions.isEmpty || sharedBytes == nil || end - start > Int(Int32.max) {
+            segments[index].uri = try substituted(string(buffer, start, end), column: 1)
+        } else {
+            segments[index].uriStorage = .source(sharedBytes!, offset: Int32(start), length: Int32(end - start))
+        }
         if !currentKeys.isEmpty { segments[index].keys = currentKeys }
         if let currentMap { segments[index].extras.modify { $0.map = currentMap } }
         segments[index].bitrateKbps = currentBitrate
