@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
+        .library(name: "NetworkIO", targets: ["NetworkIO"]),
+        .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
@@ -27,9 +29,21 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CLibWebSockets",
+            path: "Sources/CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
+        .target(
+            name: "StreamOrigin",
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "NetworkIO", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -57,8 +71,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "NetworkIOTests",
+            dependencies: ["NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StreamOriginTests",
+            dependencies: ["StreamOrigin", "HLSInterstitials", "HLSPlaylist", "MediaProbe", "MediaTime", "NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "InterludeCommandLineTests",
-            dependencies: ["InterludeCommandLine", "HLSPlaylist"],
+            dependencies: ["InterludeCommandLine", "HLSPlaylist", "MediaTime", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
     ]

@@ -14,6 +14,7 @@ public enum InterludeCommand {
         ValidateCommand.self,
         FormatCommand.self,
         TimelineCommand.self,
+        OriginCommand.self,
     ]
 
     static var overview: String {

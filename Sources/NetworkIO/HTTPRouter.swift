@@ -1,0 +1,192 @@
+/// Maps request paths to handlers, static file directories and WebSocket endpoints.
+///
+///     var router = HTTPRouter()
+///     router.get("/vod/:stream/:viewer/main.m3u8") { request in
+///         HTTPResponse(body: playlist(for: request.pathParameters["viewer"]!))
+///     }
+///     router.files("/media", directory: "/srv/media")
+///     router.webSocket("/ws") { connection in
+///         for try await message in connection.messages { try await connection.send(message) }
+///     }
+///
+/// Patterns are matched segment by segment: a literal segment matches itself, `:name` matches
+/// any one segment and `*name` (last only) matches the rest of the path. Handler routes are tried
+/// in the order they were added, then file directories; matching costs O(routes × segments).
+/// A `GET` route also answers `HEAD` (without the body) unless a `HEAD` route is given.
+public struct HTTPRouter: Sendable {
+    /// A request handler. It runs on the Swift concurrency pool, never on the service thread.
+    public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// A WebSocket handler; it owns the connection until it returns, after which the server
+    /// closes the connection with 1000 (or 1011 when the handler throws).
+    public typealias WebSocketHandler = @Sendable (WebSocketConnection) async throws -> Void
+
+    struct Route: Sendable {
+        var method: HTTPMethod
+        var pattern: RoutePattern
+        var handler: Handler
+    }
+
+    struct FileDirectory: Sendable {
+        var prefix: [String]
+        var directory: String
+    }
+
+    struct WebSocketRoute: Sendable {
+        var pattern: RoutePattern
+        var subprotocol: String?
+        var configuration: WebSocketConfiguration?
+        var handler: WebSocketHandler
+    }
+
+    /// What a request path resolves to.
+    package enum Match {
+        case handler(Handler, parameters: [String: String])
+        case file(path: String)
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    private(set) var routes: [Route] = []
+    private(set) var fileDirectories: [FileDirectory] = []
+    private(set) var webSocketRoutes: [WebSocketRoute] = []
+
+    /// An empty router: every request gets a 404.
+    public init() {}
+
+    /// Adds a handler for `method` requests whose path matches `pattern`.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    /// Adds a `GET` (and implicit `HEAD`) handler.
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on(.get, pattern, handler) }
+    /// Adds a `HEAD` handler, overriding the implicit one a `GET` route gives.
+    public mutating func head(_ pattern: String, _ handler: @escaping Handler) { on(.head, pattern, handler) }
+    /// Adds a `POST` handler; it runs once the whole body has arrived.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on(.post, pattern, handler) }
+    /// Adds a `PUT` handler.
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { on(.put, pattern, handler) }
+    /// Adds a `PATCH` handler.
+    public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { on(.patch, pattern, handler) }
+    /// Adds a `DELETE` handler.
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on(.delete, pattern, handler) }
+
+    /// Serves the regular files under `directory` at `prefix` (for `GET` and `HEAD`), on the
+    /// service thread without a handler hop, with byte ranges and content types by extension.
+    /// Paths with `..`, `.` or hidden segments are refused with 404; directories are not listed.
+    public mutating func files(_ prefix: String, directory: String) {
+        let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        fileDirectories.append(FileDirectory(prefix: RoutePattern.segments(of: prefix).map(String.init), directory: trimmed))
+    }
+
+    /// Accepts WebSocket upgrades whose path matches `pattern` (and, when given, that offer the
+    /// `subprotocol`), with `configuration` or the server's default WebSocket configuration.
+    public mutating func webSocket(
+        _ pattern: String,
+        subprotocol: String? = nil,
+        configuration: WebSocketConfiguration? = nil,
+        _ handler: @escaping WebSocketHandler
+    ) {
+        webSocketRoutes.append(
+            WebSocketRoute(pattern: RoutePattern(pattern), subprotocol: subprotocol, configuration: configuration, handler: handler)
+        )
+    }
+
+    /// Resolves a request. O(routes × segments).
+    package func match(_ method: HTTPMethod, path: String) -> Match {
+        let segments = RoutePattern.segments(of: path)
+        var allowed: [HTTPMethod] = []
+        var headFallback: (Handler, [String: String])?
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == method { return .handler(route.handler, parameters: parameters) }
+            if method == .head, route.method == .get, headFallback == nil { headFallback = (route.handler, parameters) }
+            allowed.append(route.method)
+        }
+        if let (handler, parameters) = headFallback { return .handler(handler, parameters: parameters) }
+        if let file = filePath(for: segments) {
+            if method == .get || method == .head { return .file(path: file) }
+            allowed.append(contentsOf: [.get, .head])
+        }
+        guard !allowed.isEmpty else { return .notFound }
+        if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
+        allowed.append(.options)
+        var unique: [HTTPMethod] = []
+        for method in allowed where !unique.contains(method) { unique.append(method) }
+        return .methodNotAllowed(allowed: unique)
+    }
+
+    /// The WebSocket route for an upgrade request's path, with its parameters. O(routes × segments).
+    func matchWebSocket(path: String) -> (WebSocketRoute, [String: String])? {
+        let segments = RoutePattern.segments(of: path)
+        for route in webSocketRoutes {
+            if let parameters = route.pattern.match(segments) { return (route, parameters) }
+        }
+        return nil
+    }
+
+    /// The subprotocol names the WebSocket routes accept.
+    var subprotocols: [String] {
+        var names: [String] = []
+        for route in webSocketRoutes {
+            if let name = route.subprotocol, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The file a path names under one of the file directories, if it is a safe path.
+    private func filePath(for segments: [Substring]) -> String? {
+        for mount in fileDirectories where segments.count > mount.prefix.count {
+            guard zip(mount.prefix, segments).allSatisfy({ $0 == $1 }) else { continue }
+            let rest = segments[mount.prefix.count...]
+            guard rest.allSatisfy({ !$0.hasPrefix(".") && !$0.contains("\0") }) else { return nil }
+            return mount.directory + "/" + rest.joined(separator: "/")
+        }
+        return nil
+    }
+}
+
+/// A compiled route pattern such as `/vod/:stream/:viewer/main.m3u8`.
+struct RoutePattern: Sendable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case tail(String)
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    init(_ pattern: String) {
+        description = pattern
+        segments = Self.segments(of: pattern).map { segment in
+            if segment.hasPrefix(":") { return .parameter(String(segment.dropFirst())) }
+            if segment.hasPrefix("*") { return .tail(String(segment.dropFirst())) }
+            return .literal(String(segment))
+        }
+    }
+
+    /// The path's non-empty segments: `/a//b/` has two.
+    static func segments(of path: some StringProtocol) -> [Substring] {
+        Substring(path).split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// The parameters if `path` matches, else `nil`. O(segments).
+    func match(_ path: [Substring]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .tail(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index...].joined(separator: "/")
+                return parameters
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = String(path[index])
+            }
+        }
+        return path.count == segments.count ? parameters : nil
+    }
+}

@@ -1,0 +1,368 @@
+internal import CLibWebSockets
+import Glibc
+
+/// HTTP on the service thread: requests are read out of libwebsockets' header table into an
+/// `HTTPRequest`, routed, and answered either at once (files, errors, preflight) or by a handler
+/// task whose response comes back through the inbox. Responses are assembled in the send buffer
+/// and written in chunks of at most `sendChunkBytes`, one `lws_write` per writable callback.
+extension LoopDriver {
+    /// The header tokens libwebsockets parses, with their lower-case names.
+    private static let requestHeaderTokens: [(token: UInt32, name: String)] = {
+        var tokens: [(UInt32, String)] = []
+        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
+            guard let text = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { continue }
+            let name = String(cString: text)
+            guard name.hasSuffix(":"), !name.hasPrefix(":") else { continue }
+            tokens.append((raw, String(name.dropLast())))
+        }
+        return tokens
+    }()
+
+    static func requestHeaders(of wsi: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (token, name) in requestHeaderTokens {
+            if let value = header(lws_token_indexes(rawValue: token), of: wsi) { headers.add(name: name, value: value) }
+        }
+        return headers
+    }
+
+    /// The query items; libwebsockets splits the query at `&` and percent-decodes each item.
+    static func queryItems(of wsi: OpaquePointer) -> [HTTPQueryItem] {
+        var items: [HTTPQueryItem] = []
+        var index: Int32 = 0
+        while true {
+            let length = Int(lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index))
+            guard length > 0 else { break }
+            let item = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String in
+                let copied = lws_hdr_copy_fragment(wsi, buffer.baseAddress, Int32(length + 1), WSI_TOKEN_HTTP_URI_ARGS, index)
+                guard copied >= 0 else { return "" }
+                return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(copied)), as: UTF8.self)
+            }
+            if !item.isEmpty {
+                if let equals = item.firstIndex(of: "=") {
+                    items.append(HTTPQueryItem(name: String(item[..<equals]), value: String(item[item.index(after: equals)...])))
+                } else {
+                    items.append(HTTPQueryItem(name: item, value: ""))
+                }
+            }
+            index += 1
+        }
+        return items
+    }
+
+    private static func method(ofIndex index: Int32) -> HTTPMethod? {
+        switch Int(index) {
+        case LWSHUMETH_GET: .get
+        case LWSHUMETH_POST: .post
+        case LWSHUMETH_OPTIONS: .options
+        case LWSHUMETH_PUT: .put
+        case LWSHUMETH_PATCH: .patch
+        case LWSHUMETH_DELETE: .delete
+        case LWSHUMETH_HEAD: .head
+        default: nil
+        }
+    }
+
+    // MARK: Requests
+
+    func onHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
+        guard let server else { return -1 }
+        let connection = connection(for: wsi)
+        var uri: UnsafeMutablePointer<CChar>?
+        var uriLength: Int32 = 0
+        guard let method = Self.method(ofIndex: lws_http_get_uri_and_method(wsi, &uri, &uriLength)) else { return -1 }
+        let path = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(uriLength)), as: UTF8.self) } ?? "/"
+        let headers = Self.requestHeaders(of: wsi)
+        let remoteAddress = Self.remoteAddress(of: wsi)
+        let exchange = HTTPExchange(
+            method: method,
+            path: path,
+            remoteAddress: remoteAddress,
+            rangeHeader: headers["range"],
+            closesConnection: headers["connection"].map(Self.requestsClose) ?? false
+        )
+        connection.exchange = exchange
+        httpExchangesInFlight += 1
+        var request = HTTPRequest(
+            method: method,
+            path: path,
+            queryItems: Self.queryItems(of: wsi),
+            headers: headers,
+            remoteAddress: remoteAddress
+        )
+        let bodyLength = headers["content-length"].flatMap { Int($0) } ?? 0
+        if bodyLength > server.configuration.maximumRequestBodyBytes {
+            exchange.closesConnection = true
+            let limit = server.configuration.maximumRequestBodyBytes
+            exchange.output = makeOutput(.error(.contentTooLarge, message: "the body exceeds \(limit) bytes"), for: exchange)
+            return writeHTTP(connection, wsi)
+        }
+        let response: HTTPResponse
+        if isDraining {
+            exchange.closesConnection = true
+            response = .error(.serviceUnavailable, message: "the server is shutting down")
+        } else {
+            switch server.router.match(method, path: path) {
+            case .handler(let handler, let parameters):
+                request.pathParameters = parameters
+                if bodyLength > 0 {
+                    request.body.reserveCapacity(bodyLength)
+                    exchange.pendingRequest = request
+                    exchange.pendingHandler = handler
+                } else {
+                    dispatch(request, to: handler, on: connection, exchange: exchange)
+                }
+                return 0
+            case .file(let file):
+                response = HTTPResponse(body: .file(path: file))
+            case .methodNotAllowed(let allowed) where method == .options:
+                response = preflightResponse(allowed: allowed, requestHeaders: headers)
+            case .methodNotAllowed(let allowed):
+                response = .error(
+                    .methodNotAllowed,
+                    message: "\(method) is not allowed on \(path)",
+                    headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]
+                )
+            case .notFound:
+                response = .error(.notFound, message: "no route for \(method) \(path)")
+            }
+        }
+        if bodyLength > 0 {
+            // Read (and drop) the body before answering, so it is not taken for the next request.
+            exchange.deferredResponse = response
+            return 0
+        }
+        exchange.output = makeOutput(response, for: exchange)
+        return writeHTTP(connection, wsi)
+    }
+
+    private static func requestsClose(_ connectionHeader: String) -> Bool {
+        connectionHeader.split(separator: ",").contains { $0.trimmingPrefix(" ").lowercased().hasPrefix("close") }
+    }
+
+    /// The answer to a CORS preflight or plain `OPTIONS` request on a path that has routes.
+    private func preflightResponse(allowed: [HTTPMethod], requestHeaders: HTTPHeaders) -> HTTPResponse {
+        let methods = allowed.map(\.rawValue).joined(separator: ", ")
+        var headers: HTTPHeaders = ["Allow": methods]
+        if server?.configuration.isCORSEnabled == true {
+            headers["Access-Control-Allow-Methods"] = methods
+            headers["Access-Control-Allow-Headers"] = requestHeaders["access-control-request-headers"]
+                ?? "Range, Content-Type, Authorization"
+            headers["Access-Control-Max-Age"] = "86400"
+        }
+        return HTTPResponse(status: .noContent, headers: headers)
+    }
+
+    func onHTTPBody(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let server, let connection = existingConnection(for: wsi), let exchange = connection.exchange,
+              exchange.pendingRequest != nil, let input, length > 0 else { return 0 }
+        exchange.pendingRequest!.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        let limit = server.configuration.maximumRequestBodyBytes
+        guard exchange.pendingRequest!.body.count <= limit else {
+            exchange.pendingRequest = nil
+            exchange.pendingHandler = nil
+            exchange.closesConnection = true
+            exchange.output = makeOutput(.error(.contentTooLarge, message: "the body exceeds \(limit) bytes"), for: exchange)
+            return writeHTTP(connection, wsi)
+        }
+        return 0
+    }
+
+    func onHTTPBodyCompletion(_ wsi: OpaquePointer) -> Int32 {
+        guard let connection = existingConnection(for: wsi), let exchange = connection.exchange,
+              exchange.output == nil, !exchange.isAwaitingHandler else { return 0 }
+        if let handler = exchange.pendingHandler, let request = exchange.pendingRequest {
+            exchange.pendingHandler = nil
+            exchange.pendingRequest = nil
+            dispatch(request, to: handler, on: connection, exchange: exchange)
+            return 0
+        }
+        let response = exchange.deferredResponse ?? .error(.badRequest, message: "unexpected request body")
+        exchange.deferredResponse = nil
+        exchange.output = makeOutput(response, for: exchange)
+        return writeHTTP(connection, wsi)
+    }
+
+    private func dispatch(_ request: HTTPRequest, to handler: @escaping HTTPRouter.Handler, on connection: LoopConnection, exchange: HTTPExchange) {
+        exchange.isAwaitingHandler = true
+        server?.events.yield(.request(id: connection.id, request: request, handler: handler))
+    }
+
+    // MARK: Responses
+
+    /// Resolves a response into bytes to write: opens a file body, applies a byte range, and
+    /// builds the header block with the headers the server adds.
+    func makeOutput(_ response: HTTPResponse, for exchange: HTTPExchange, error: String? = nil) -> HTTPOutput {
+        var status = response.status
+        var headers = response.headers
+        var body = HTTPBodySource.none
+        var contentLength: Int64 = 0
+        switch response.body {
+        case .empty:
+            break
+        case .bytes(let bytes):
+            body = .bytes(bytes, next: 0, end: bytes.count)
+            contentLength = Int64(bytes.count)
+        case .file(let path):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                if descriptor >= 0 { close(descriptor) }
+                return makeOutput(.error(.notFound, message: "no file for \(exchange.path)"), for: exchange, error: error)
+            }
+            let length = Int64(info.st_size)
+            if headers["Content-Type"] == nil { headers["Content-Type"] = MediaType.forPath(path) }
+            headers["Accept-Ranges"] = "bytes"
+            var range: Range<Int64> = 0..<length
+            if status == .ok, exchange.method == .get || exchange.method == .head {
+                switch ByteRange.resolve(exchange.rangeHeader, length: length) {
+                case .whole:
+                    break
+                case .partial(let bytes):
+                    status = .partialContent
+                    headers["Content-Range"] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(length)"
+                    range = bytes.lowerBound..<(bytes.upperBound + 1)
+                case .unsatisfiable:
+                    close(descriptor)
+                    var refusal = HTTPResponse.error(.rangeNotSatisfiable, message: "the range is outside the \(length) bytes")
+                    refusal.headers["Content-Range"] = "bytes */\(length)"
+                    return makeOutput(refusal, for: exchange, error: error)
+                }
+            }
+            body = .file(descriptor: descriptor, next: range.lowerBound, end: range.upperBound)
+            contentLength = Int64(range.count)
+        }
+        let hasNoBody = status.code < 200 || status.code == 204 || status.code == 304
+        if hasNoBody || exchange.method == .head {
+            body.closeFile()
+            body = .none
+        }
+        if isDraining { exchange.closesConnection = true }
+
+        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in headers where !Self.isManagedHeader(field.name) {
+            head += "\(field.name): \(field.value)\r\n"
+        }
+        if !hasNoBody { head += "Content-Length: \(contentLength)\r\n" }
+        head += "Date: \(httpDate())\r\n"
+        if server?.configuration.isCORSEnabled == true, !headers.contains("Access-Control-Allow-Origin") {
+            head += "Access-Control-Allow-Origin: *\r\n"
+            head += "Access-Control-Expose-Headers: Content-Length, Content-Range, Accept-Ranges, Date\r\n"
+        }
+        if exchange.closesConnection { head += "Connection: close\r\n" }
+        head += "\r\n"
+        return HTTPOutput(head: Array(head.utf8), body: body, status: status.code, error: error)
+    }
+
+    /// Headers the server sets itself, whatever a handler says.
+    private static func isManagedHeader(_ name: String) -> Bool {
+        HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+            || HTTPHeaders.namesMatch(name, "Connection") || HTTPHeaders.namesMatch(name, "Date")
+    }
+
+    func onHTTPWritable(_ wsi: OpaquePointer) -> Int32 {
+        guard let connection = existingConnection(for: wsi), connection.exchange?.output != nil else { return 0 }
+        return writeHTTP(connection, wsi)
+    }
+
+    /// Writes the next chunk of the exchange's response: the header block and as much body as
+    /// fits in one send chunk. Returns the callback result (-1 closes the connection).
+    func writeHTTP(_ connection: LoopConnection, _ wsi: OpaquePointer) -> Int32 {
+        guard let exchange = connection.exchange, var output = exchange.output else { return 0 }
+        let base = sendBuffer + Self.headroom
+        let capacity = Self.sendChunkBytes + Self.headReserveBytes
+        var used = 0
+        if !output.isHeadWritten {
+            if output.head.count > capacity {
+                // An enormous header block goes out on its own, straight from the array.
+                let written = output.head.withUnsafeMutableBytes { bytes in
+                    lws_write(wsi, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, LWS_WRITE_HTTP_HEADERS)
+                }
+                guard written >= 0 else { return abortExchange(connection) }
+            } else {
+                output.head.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                used = output.head.count
+            }
+            output.isHeadWritten = true
+        }
+        switch output.body {
+        case .none:
+            break
+        case .bytes(let bytes, let next, let end):
+            let count = min(end - next, capacity - used)
+            bytes.withUnsafeBytes { (base + used).copyMemory(from: $0.baseAddress! + next, byteCount: count) }
+            used += count
+            output.bodyBytesSent += count
+            output.body = .bytes(bytes, next: next + count, end: end)
+        case .file(let descriptor, let next, let end):
+            let want = Int(min(end - next, Int64(capacity - used)))
+            let got = pread(descriptor, base + used, want, off_t(next))
+            guard got > 0 else { return abortExchange(connection) }
+            used += got
+            output.bodyBytesSent += got
+            output.body = .file(descriptor: descriptor, next: next + Int64(got), end: end)
+        }
+        let isLast = output.body.isFinished
+        exchange.output = output
+        if used > 0 {
+            let kind = isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP
+            guard lws_write(wsi, base.assumingMemoryBound(to: UInt8.self), used, kind) >= 0 else {
+                return abortExchange(connection)
+            }
+        }
+        guard isLast else {
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        return completeExchange(connection, wsi)
+    }
+
+    /// The response is fully handed to lws: log it, then keep the connection for the next
+    /// request or close it.
+    private func completeExchange(_ connection: LoopConnection, _ wsi: OpaquePointer) -> Int32 {
+        guard let exchange = connection.exchange, let output = exchange.output else { return 0 }
+        output.body.closeFile()
+        connection.exchange = nil
+        httpExchangesInFlight -= 1
+        log(exchange, output)
+        checkDrained()
+        if exchange.closesConnection { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Writing failed (the peer went away, or a file shrank): close the connection.
+    private func abortExchange(_ connection: LoopConnection) -> Int32 {
+        if let exchange = connection.exchange, let output = exchange.output {
+            output.body.closeFile()
+            exchange.output?.body = .none
+            log(exchange, output)
+        }
+        return -1
+    }
+
+    private func log(_ exchange: HTTPExchange, _ output: HTTPOutput) {
+        guard let accessLog = server?.configuration.accessLog else { return }
+        accessLog(HTTPAccessLogEntry(
+            method: exchange.method,
+            path: exchange.path,
+            status: output.status,
+            bodyBytes: output.bodyBytesSent,
+            duration: .now - exchange.startedAt,
+            remoteAddress: exchange.remoteAddress,
+            error: output.error
+        ))
+    }
+
+    /// Answers an upgrade request that will not become a WebSocket, then hangs up.
+    func refuseUpgrade(_ response: HTTPResponse, on wsi: OpaquePointer, path: String) -> Int32 {
+        let exchange = HTTPExchange(method: .get, path: path, remoteAddress: Self.remoteAddress(of: wsi), rangeHeader: nil, closesConnection: true)
+        var output = makeOutput(response, for: exchange)
+        var bytes = output.head
+        if case .bytes(let body, _, _) = output.body { bytes += body; output.bodyBytesSent = body.count }
+        _ = bytes.withUnsafeMutableBytes { buffer in
+            lws_write(wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, LWS_WRITE_HTTP_FINAL)
+        }
+        log(exchange, output)
+        return -1
+    }
+}

@@ -1,0 +1,63 @@
+import HLSPlaylist
+import NetworkIO
+
+/// An ``Origin`` over HTTP: a NetworkIO server whose every `GET` and `HEAD` request is answered
+/// by ``Origin/respond(to:at:)`` at the date the injected wall clock gives.
+///
+///     let server = OriginServer(origin: origin, configuration: .init(port: 8080), wallClock: { now() })
+///     try await server.run()          // until the task is cancelled or shutdown() is called
+///
+/// Asset lists need absolute URIs (Appendix D.2); they are built on the `Host` the client sent,
+/// so the URLs work whichever address the client used. CORS headers come from the server
+/// configuration (on by default), so browser players on other origins can load the streams.
+public final class OriginServer: Sendable {
+    /// What is served.
+    public let origin: Origin
+    private let server: HTTPServer
+
+    /// A server for `origin`, listening as `configuration` says once ``run()`` is called.
+    ///
+    /// - Parameter wallClock: the current date, read once per request; only the composition root
+    ///   passes the real one, tests pass dates they control.
+    public init(origin: Origin, configuration: HTTPServer.Configuration, wallClock: @escaping @Sendable () -> PlaylistDate) {
+        self.origin = origin
+        let fallbackBaseURL = "http://\(configuration.host):\(configuration.port)"
+        self.server = HTTPServer(configuration: configuration, router: Self.router(for: origin, wallClock: wallClock, fallbackBaseURL: fallbackBaseURL))
+    }
+
+    /// Serves until the task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
+    ///
+    /// - Throws: NetworkIO's error when the server cannot listen.
+    public func run() async throws { try await server.run() }
+
+    /// The port the server listens on once it does.
+    public func listeningPort() async throws -> Int { try await server.listeningPort() }
+
+    /// Starts a graceful shutdown; ``run()`` returns when it is complete.
+    public func shutdown() { server.shutdown() }
+
+    /// The routes: every path and method goes to the origin, which answers unknown paths with its
+    /// own JSON 404 and other methods with 405.
+    static func router(for origin: Origin, wallClock: @escaping @Sendable () -> PlaylistDate, fallbackBaseURL: String) -> HTTPRouter {
+        let handler: HTTPRouter.Handler = { request in
+            var query: [String: String] = [:]
+            for item in request.queryItems { query[item.name] = item.value }
+            let baseURL = request.headers["Host"].map { "http://\($0)" } ?? fallbackBaseURL
+            let response = origin.respond(
+                to: OriginRequest(method: request.method.rawValue, path: request.path, queryItems: query, baseURL: baseURL), at: wallClock()
+            )
+            var headers = HTTPHeaders()
+            for header in response.headers { headers.add(name: header.name, value: header.value) }
+            return HTTPResponse(status: HTTPStatus(code: response.status), headers: headers, body: response.body)
+        }
+        var router = HTTPRouter()
+        router.get("/", handler)
+        router.get("/*path", handler)
+        // Other methods reach the origin too, which answers 405 with its JSON body and Allow.
+        for method in [HTTPMethod.post, .put, .patch, .delete] {
+            router.on(method, "/", handler)
+            router.on(method, "/*path", handler)
+        }
+        return router
+    }
+}
