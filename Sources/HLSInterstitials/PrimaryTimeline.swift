@@ -32,7 +32,8 @@ public struct PrimaryTimeline: Sendable, Hashable {
         var timescale: Int32 = 0
         /// Each segment's start, then the end, in `timescale` units.
         var startUnits: [Int64] = []
-        /// The indices of the segments that have a date, and those dates in nanoseconds.
+        /// The media sequence numbers of the segments that have a date, and those dates in
+        /// nanoseconds (sequence numbers rather than indices, so a sliding window keeps them).
         var datedSegments: [Int] = []
         var datedNanoseconds: [Int64] = []
     }
@@ -99,7 +100,7 @@ public struct PrimaryTimeline: Sendable, Hashable {
                 guard let date = dates[index]?.nanosecondsSince1970 else { continue }
                 if date < previous { sorted = false }
                 previous = date
-                lookup.datedSegments.append(index)
+                lookup.datedSegments.append(playlist.mediaSequence + index)
                 lookup.datedNanoseconds.append(date)
             }
         }
@@ -112,6 +113,20 @@ public struct PrimaryTimeline: Sendable, Hashable {
         self.mediaSequence = playlist.mediaSequence
         self.datesAreSorted = sorted
         self.lookup = lookup
+    }
+
+    /// Equal when the segments, dates and bounds are (the lookup tables are derived from them).
+    public static func == (lhs: PrimaryTimeline, rhs: PrimaryTimeline) -> Bool {
+        lhs.segmentStarts == rhs.segmentStarts && lhs.segmentDurations == rhs.segmentDurations && lhs.segmentDates == rhs.segmentDates
+            && lhs.start == rhs.start && lhs.end == rhs.end && lhs.isLive == rhs.isLive && lhs.mediaSequence == rhs.mediaSequence
+    }
+
+    /// Hashes the bounds and the shape.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(segmentStarts.count)
+        hasher.combine(mediaSequence)
     }
 
     private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
@@ -198,14 +213,14 @@ public struct PrimaryTimeline: Sendable, Hashable {
                 let middle = (low + high) / 2
                 if dates[middle] <= target { low = middle + 1 } else { high = middle }
             }
-            return low > 0 ? lookup.datedSegments[low - 1] : nil
+            return low > 0 ? lookup.datedSegments[low - 1] - mediaSequence : nil
         }
         var best: Int?
         var bestDate = Int64.min
-        for (position, index) in lookup.datedSegments.enumerated() {
+        for (position, sequenceNumber) in lookup.datedSegments.enumerated() {
             let segmentDate = lookup.datedNanoseconds[position]
-            if segmentDate <= target, segmentDate >= bestDate {
-                best = index
+            if segmentDate <= target, segmentDate >= bestDate, sequenceNumber >= mediaSequence {
+                best = sequenceNumber - mediaSequence
                 bestDate = segmentDate
             }
         }
@@ -222,6 +237,12 @@ extension PrimaryTimeline {
     /// - Complexity: O(n) in the number of segments.
     public init(playlist: MediaPlaylist, continuing previous: PrimaryTimeline) {
         let offset = playlist.mediaSequence - previous.mediaSequence
+        if offset >= 0, offset < previous.segmentStarts.count,
+            let sliced = PrimaryTimeline(sliding: previous, by: offset, to: playlist)
+        {
+            self = sliced
+            return
+        }
         var start: MediaTime
         if offset >= 0, offset < previous.segmentStarts.count {
             start = previous.segmentStarts[offset]
@@ -237,5 +258,73 @@ extension PrimaryTimeline {
             }
         }
         self.init(playlist: playlist, firstSegmentStart: start)
+    }
+
+    /// A live reload that slid the window by `offset` segments and appended new ones: the segments
+    /// both playlists hold keep their times, dates and lookup entries (a segment with the same
+    /// media sequence number is the same segment, RFC 8216bis §6.2.2), so only the new segments
+    /// are read. `nil` when the playlists disagree on a kept segment or the new durations need a
+    /// finer timescale; the caller then rebuilds.
+    ///
+    /// - Complexity: O(k) in the number of new segments, plus copying the kept entries.
+    private init?(sliding previous: PrimaryTimeline, by offset: Int, to playlist: MediaPlaylist) {
+        let keptCount = previous.segmentStarts.count - offset
+        let scale = previous.lookup.timescale
+        guard scale != 0, keptCount <= playlist.segments.count, keptCount > 0 else { return nil }
+        // The last kept segment must agree (duration and date) in both playlists.
+        let lastKept = keptCount - 1
+        guard playlist.segments[lastKept].duration == previous.segmentDurations[offset + lastKept] else { return nil }
+        if let written = playlist.segments[lastKept].programDateTime, written != previous.segmentDates[offset + lastKept] { return nil }
+
+        var starts = Array(previous.segmentStarts[offset...])
+        var durations = Array(previous.segmentDurations[offset...])
+        var dates = Array(previous.segmentDates[offset...])
+        var lookup = previous.lookup
+        lookup.startUnits = Array(previous.lookup.startUnits[offset...])
+        if let firstKept = lookup.datedSegments.firstIndex(where: { $0 >= playlist.mediaSequence }) {
+            lookup.datedSegments.removeFirst(firstKept)
+            lookup.datedNanoseconds.removeFirst(firstKept)
+        } else {
+            lookup.datedSegments.removeAll()
+            lookup.datedNanoseconds.removeAll()
+        }
+        var sorted = previous.datesAreSorted
+        var units = lookup.startUnits[lookup.startUnits.count - 1]
+        var previousDate: (date: PlaylistDate, duration: MediaTime)? = dates.last.flatMap { $0 }.map { ($0, durations[durations.count - 1]) }
+        for index in keptCount..<playlist.segments.count {
+            let segment = playlist.segments[index]
+            let duration = segment.duration
+            guard duration.timescale > 0, scale % duration.timescale == 0 else { return nil }
+            starts.append(MediaTime(value: units, timescale: scale))
+            durations.append(duration)
+            let (next, overflow) = units.addingReportingOverflow(duration.value * Int64(scale / duration.timescale))
+            guard !overflow else { return nil }
+            units = next
+            lookup.startUnits.append(units)
+            let date: PlaylistDate?
+            if let written = segment.programDateTime {
+                date = written
+            } else if segment.isDiscontinuity {
+                date = nil
+            } else {
+                date = previousDate.map { $0.date.adding($0.duration) }
+            }
+            dates.append(date)
+            previousDate = date.map { ($0, duration) }
+            if let nanoseconds = date?.nanosecondsSince1970 {
+                if let last = lookup.datedNanoseconds.last, nanoseconds < last { sorted = false }
+                lookup.datedSegments.append(playlist.mediaSequence + index)
+                lookup.datedNanoseconds.append(nanoseconds)
+            }
+        }
+        self.segmentStarts = starts
+        self.segmentDurations = durations
+        self.segmentDates = dates
+        self.start = starts[0]
+        self.end = MediaTime(value: units, timescale: scale)
+        self.isLive = !playlist.hasEndList
+        self.mediaSequence = playlist.mediaSequence
+        self.datesAreSorted = sorted
+        self.lookup = lookup
     }
 }

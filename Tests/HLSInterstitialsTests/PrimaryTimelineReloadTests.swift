@@ -1,0 +1,61 @@
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+import Testing
+
+@Suite("Primary timeline across live reloads")
+struct PrimaryTimelineReloadTests {
+    /// A live window of `count` segments from `sequence`, each `duration` long, dated from a fixed
+    /// origin, optionally with a discontinuity and a gap in the dates.
+    static func window(sequence: Int, count: Int, duration: String = "2.002", jumpAt: Int? = nil) -> MediaPlaylist {
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"
+        let step = MediaTime(decimal: duration)!
+        for number in sequence..<(sequence + count) {
+            var date = PlaylistDate(iso8601: "2026-11-30T10:00:00Z")!.adding(step * Int64(number))
+            if let jumpAt, number >= jumpAt {
+                date = date.adding(MediaTime(seconds: 60))
+                if number == jumpAt { text += "#EXT-X-DISCONTINUITY\n" }
+            }
+            text += "#EXT-X-PROGRAM-DATE-TIME:\(date.iso8601String)\n#EXTINF:\(duration),\ns\(number).ts\n"
+        }
+        return try! MediaPlaylist(parsing: text)
+    }
+
+    @Test("a reload that slides the window keeps every kept segment's time and equals a full rebuild",
+          arguments: [(1, 1), (3, 2), (1, 0), (5, 7)])
+    func slidingMatchesRebuild(slide: Int, added: Int) throws {
+        let first = PrimaryTimeline(playlist: Self.window(sequence: 100, count: 30))
+        let reloaded = Self.window(sequence: 100 + slide, count: 30 - slide + added)
+        let continued = PrimaryTimeline(playlist: reloaded, continuing: first)
+        let rebuilt = PrimaryTimeline(playlist: reloaded, firstSegmentStart: first.segmentStarts[slide])
+        #expect(continued == rebuilt)
+        #expect(continued.start == first.segmentStarts[slide])
+        #expect(continued.end == first.start + MediaTime(decimal: "2.002")! * Int64(30 + added))
+        for offset in stride(from: 0, to: 30 - slide + added, by: 3) {
+            let date = rebuilt.segmentDates[offset]!.adding(MediaTime(decimal: "0.5")!)
+            #expect(continued.time(for: date) == rebuilt.time(for: date))
+            #expect(continued.segmentIndex(containing: rebuilt.segmentStarts[offset]) == offset)
+        }
+    }
+
+    @Test("a reload whose new segments carry a discontinuity and a date jump maps dates like a rebuild")
+    func discontinuityAfterSlide() throws {
+        let first = PrimaryTimeline(playlist: Self.window(sequence: 0, count: 10))
+        let reloaded = Self.window(sequence: 2, count: 12, jumpAt: 10)
+        let continued = PrimaryTimeline(playlist: reloaded, continuing: first)
+        let rebuilt = PrimaryTimeline(playlist: reloaded, firstSegmentStart: first.segmentStarts[2])
+        #expect(continued == rebuilt)
+        let afterJump = PlaylistDate(iso8601: "2026-11-30T10:01:21Z")!
+        #expect(continued.time(for: afterJump) == rebuilt.time(for: afterJump))
+        #expect(continued.time(for: afterJump) != nil)
+    }
+
+    @Test("a reload that disagrees with the previous window about a kept segment is rebuilt from scratch")
+    func disagreementRebuilds() throws {
+        let first = PrimaryTimeline(playlist: Self.window(sequence: 0, count: 10))
+        let reloaded = Self.window(sequence: 2, count: 10, duration: "4.004")
+        let continued = PrimaryTimeline(playlist: reloaded, continuing: first)
+        #expect(continued.segmentDurations.allSatisfy { $0 == MediaTime(decimal: "4.004")! })
+        #expect(continued.start == first.segmentStarts[2])
+    }
+}
