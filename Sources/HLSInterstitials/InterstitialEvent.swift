@@ -240,6 +240,9 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
         var skipControl: SkipControl? = nil
         var userDefinedAttributes: [String: String] = [:]
         var origin: Origin = .client
+        /// The (consolidated) DATERANGE a playlist event was made from, so that a reload can tell
+        /// an unchanged event from a changed one.
+        var sourceDateRange: DateRange?
     }
 
     final class Storage: @unchecked Sendable {
@@ -248,7 +251,7 @@ public struct InterstitialEvent: Sendable, Hashable, Identifiable {
         init(_ values: Values) { self.values = values }
     }
 
-    private var storage = Storage(Values())
+    var storage = Storage(Values())
 
     private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
@@ -313,29 +316,31 @@ extension InterstitialEvent {
         for attribute in range.clientAttributes where attribute.name != "X-CUE" {
             attributes[attribute.name] = attribute.value.text
         }
-        self.init(
+        // One storage, filled at once (a DVR playlist turns thousands of tags into events).
+        storage = Storage(Values(
             identifier: range.id,
             start: .date(startDate),
             assetURIs: range.assetURI.map { [$0] } ?? [],
             assetListURI: range.assetList,
             resumptionOffset: range.resumeOffset,
             playoutLimit: range.playoutLimit,
+            alignsStartWithPrimarySegmentBoundary: snap.contains(.out),
+            alignsResumptionWithPrimarySegmentBoundary: snap.contains(.in),
             restrictions: restrictions,
             cue: cue.contains(.pre) ? .join : cue.contains(.post) ? .leave : .none,
             willPlayOnce: cue.contains(.once),
             timelineOccupancy: range.timelineOccupies == .range ? .fill : .singlePoint,
             supplementsPrimaryContent: range.timelineStyle == .primary,
             contentMayVary: range.contentMayVary?.boolValue ?? true,
+            duration: range.resolvedDuration,
             plannedDuration: range.plannedDuration,
             skipControl: range.skipControlOffset.map {
                 SkipControl(offset: $0, duration: range.skipControlDuration, labelID: range.skipControlLabelID)
             },
-            userDefinedAttributes: attributes
-        )
-        self.duration = range.resolvedDuration
-        self.alignsStartWithPrimarySegmentBoundary = snap.contains(.out)
-        self.alignsResumptionWithPrimarySegmentBoundary = snap.contains(.in)
-        self.origin = .playlist
+            userDefinedAttributes: attributes,
+            origin: .playlist,
+            sourceDateRange: range
+        ))
     }
 
     /// The interstitial events of a playlist, in tag order, with same-ID tags consolidated; tags
@@ -343,12 +348,27 @@ extension InterstitialEvent {
     /// END-ON-NEXT event without a stated duration lasts until the START-DATE of the next
     /// interstitial (§4.4.5.1, its "Following Range").
     ///
+    /// - Parameter previous: the events of the previous load of a live playlist; an event whose
+    ///   tag has not changed is reused instead of being made again.
     /// - Complexity: O(n + d log d) for n segments and d date ranges.
-    public static func events(in playlist: MediaPlaylist) -> (events: [InterstitialEvent], errors: [InterstitialEventError]) {
+    public static func events(
+        in playlist: MediaPlaylist, reusing previous: [InterstitialEvent] = []
+    ) -> (events: [InterstitialEvent], errors: [InterstitialEventError]) {
         var events: [InterstitialEvent] = []
         var errors: [InterstitialEventError] = []
         var endsOnNext: [Int] = []
+        // On a live reload most tags are unchanged: their events are kept rather than made again.
+        var earlier: [String: InterstitialEvent] = [:]
+        if !previous.isEmpty {
+            earlier.reserveCapacity(previous.count)
+            for event in previous where event.storage.values.sourceDateRange != nil { earlier[event.identifier] = event }
+        }
         for range in playlist.consolidatedDateRanges where range.isInterstitial {
+            if let kept = earlier[range.id], kept.storage.values.sourceDateRange == range {
+                events.append(kept)
+                if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }
+                continue
+            }
             do {
                 events.append(try InterstitialEvent(dateRange: range))
                 if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }
@@ -374,6 +394,9 @@ extension InterstitialEvent {
         }
         return (events, errors)
     }
+
+    /// Whether two events share their storage: a reused event rather than an equal one made anew.
+    package func isStored(like other: InterstitialEvent) -> Bool { storage === other.storage }
 
     /// The duration the break is expected to play before assets are known: DURATION (or END-DATE −
     /// START-DATE), else PLANNED-DURATION, capped by the playout limit; `nil` when unknown.

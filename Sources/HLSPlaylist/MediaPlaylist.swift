@@ -112,11 +112,17 @@ extension MediaPlaylist {
     public var consolidatedDateRanges: [DateRange] {
         var result: [DateRange] = []
         var indexByID: [String: Int] = [:]
+        if let count = source.lines?.dateRanges.count {
+            result.reserveCapacity(count)
+            indexByID.reserveCapacity(count)
+        }
         func add(_ range: DateRange) {
-            if let index = indexByID[range.id] {
+            // One hash per tag: most IDs are new, so claim the slot and give it back if it was taken.
+            let id = range.id
+            if let index = indexByID.updateValue(result.count, forKey: id) {
+                indexByID[id] = index
                 if let merged = try? result[index].merging(range) { result[index] = merged }
             } else {
-                indexByID[range.id] = result.count
                 result.append(range)
             }
         }

@@ -59,3 +59,33 @@ struct PrimaryTimelineReloadTests {
         #expect(continued.start == first.segmentStarts[2])
     }
 }
+
+@Suite("Interstitial events across live reloads")
+struct EventReuseTests {
+    static func playlist(_ breaks: [(id: String, offset: Int, duration: String)], sequence: Int = 0) -> MediaPlaylist {
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:\(sequence)\n"
+        let origin = PlaylistDate(iso8601: "2026-11-30T10:00:00Z")!
+        for item in breaks {
+            let start = origin.adding(MediaTime(seconds: Int64(item.offset)))
+            text += "#EXT-X-DATERANGE:ID=\"\(item.id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"\(start.iso8601String)\","
+                + "DURATION=\(item.duration),X-ASSET-LIST=\"/ads/\(item.id).json\"\n"
+        }
+        for number in sequence..<(sequence + 20) {
+            text += "#EXT-X-PROGRAM-DATE-TIME:\(origin.adding(MediaTime(seconds: Int64(2 * number))).iso8601String)\n#EXTINF:2,\ns\(number).ts\n"
+        }
+        return try! MediaPlaylist(parsing: text)
+    }
+
+    @Test("a reload keeps unchanged events, makes new ones and remakes changed ones")
+    func reuse() {
+        let first = InterstitialEvent.events(in: Self.playlist([("a", 4, "10"), ("b", 20, "10")])).events
+        let reload = Self.playlist([("a", 4, "10"), ("b", 20, "15"), ("c", 30, "5")], sequence: 1)
+        let reused = InterstitialEvent.events(in: reload, reusing: first).events
+        let fresh = InterstitialEvent.events(in: reload).events
+        #expect(reused == fresh)
+        #expect(reused.map(\.identifier) == ["a", "b", "c"])
+        #expect(reused[0].isStored(like: first[0]))
+        #expect(!reused[1].isStored(like: first[1]))
+        #expect(reused[1].duration == MediaTime(seconds: 15))
+    }
+}

@@ -29,8 +29,9 @@ struct TimelineBenchmark {
             return IntegratedTimeline.Snapshot(schedule: schedule)
         }
         let previous = PrimaryTimeline(playlist: playlist)
+        let previousEvents = InterstitialEvent.events(in: playlist).events
         func rebuild() -> IntegratedTimeline.Snapshot {
-            let events = InterstitialEvent.events(in: reloaded).events
+            let events = InterstitialEvent.events(in: reloaded, reusing: previousEvents).events
             let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: reloaded, continuing: previous), events: events)
             return IntegratedTimeline.Snapshot(schedule: schedule)
         }
