@@ -63,4 +63,14 @@ struct FuzzRegressionTests {
         // The latest date that does fit still writes back.
         #expect(PlaylistDate(iso8601: "2262-04-11T23:47:16.854775807Z")?.iso8601String == "2262-04-11T23:47:16.854775807Z")
     }
+
+    // duration-overflow.m3u8
+    @Test("a playlist whose total duration exceeds MediaTime has an infinite duration instead of trapping")
+    func durationSumBeyondMediaTime() throws {
+        let text = "#EXTM3U\n#EXTINF:60\n.\n#EXTINF:9223372036854775800\nT"
+        let media = try MediaPlaylist(parsing: text)
+        #expect(media.segments.count == 2)
+        #expect(media.duration == .positiveInfinity)
+        #expect(media.segmentStartTimes == [.zero, MediaTime(seconds: 60)])
+    }
 }
