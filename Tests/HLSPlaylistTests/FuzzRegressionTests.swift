@@ -73,4 +73,23 @@ struct FuzzRegressionTests {
         #expect(media.duration == .positiveInfinity)
         #expect(media.segmentStartTimes == [.zero, MediaTime(seconds: 60)])
     }
+
+    // stream-inf-closed-captions-twice.m3u8
+    @Test("an invalid CLOSED-CAPTIONS value is reported even when a second CLOSED-CAPTIONS=NONE follows it")
+    func closedCaptionsInvalidValueIsNotDropped() throws {
+        let text = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=s,CLOSED-CAPTIONS=NONE\nv\n"
+        let error = #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(text) }
+        #expect(error?.kind == .malformedAttribute)
+        #expect(error?.line == 2)
+
+        let lenient = try PlaylistParser.parse(text, options: ParseOptions(mode: .lenient))
+        #expect(lenient.diagnostics.map(\.ruleID) == ["parse.malformed-attribute"])
+        #expect(lenient.playlist.multivariant?.variants.isEmpty == true)
+
+        // Each accepted form still reads.
+        let group = try MultivariantPlaylist(parsing: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=\"cc\"\nv\n")
+        #expect(group.variants.first?.closedCaptions == .group("cc"))
+        let none = try MultivariantPlaylist(parsing: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=NONE\nv\n")
+        #expect(none.variants.first?.closedCaptions == VariantStream.ClosedCaptions.none)
+    }
 }
