@@ -92,4 +92,16 @@ struct FuzzRegressionTests {
         let none = try MultivariantPlaylist(parsing: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=NONE\nv\n")
         #expect(none.variants.first?.closedCaptions == VariantStream.ClosedCaptions.none)
     }
+
+    // delta-update-skipped-segments-overflow.m3u8
+    @Test("a delta update whose SKIPPED-SEGMENTS runs past Int.max is refused instead of trapping")
+    func deltaUpdateSkippedSegmentsOverflow() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-SKIP:SKIPPED-SEGMENTS=9223372036854775807\n"
+        let delta = try MediaPlaylist(parsing: text)
+        #expect(delta.skip?.skippedSegments == Int.max)
+        let previous = try MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:1,\na.ts\n")
+        let error = #expect(throws: DeltaUpdateError.self) { try previous.applying(deltaUpdate: delta) }
+        #expect(error?.message.contains("1…9223372036854775807") == true)
+        #expect(throws: DeltaUpdateError.self) { try delta.applying(deltaUpdate: delta) }
+    }
 }
