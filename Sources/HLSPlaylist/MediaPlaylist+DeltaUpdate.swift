@@ -27,7 +27,9 @@ extension MediaPlaylist {
     public func applying(deltaUpdate delta: MediaPlaylist) throws(DeltaUpdateError) -> MediaPlaylist {
         guard let skip = delta.skip else { return delta }
         let firstSkipped = delta.mediaSequence
-        let lastSkipped = firstSkipped + skip.skippedSegments - 1
+        // Saturating: SKIPPED-SEGMENTS comes from the server and may be absurdly large.
+        let (sum, overflow) = firstSkipped.addingReportingOverflow(skip.skippedSegments - 1)
+        let lastSkipped = overflow ? Int.max : sum
         let lastHeld = mediaSequence + segments.count - 1
         guard skip.skippedSegments == 0 || (firstSkipped >= mediaSequence && lastSkipped <= lastHeld) else {
             throw DeltaUpdateError(

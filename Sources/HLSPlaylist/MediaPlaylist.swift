@@ -133,18 +133,25 @@ extension MediaPlaylist {
         return result
     }
 
-    /// The sum of the segment durations, exactly.
+    /// The sum of the segment durations, exactly; ``MediaTime/positiveInfinity`` when the sum is
+    /// too large for `MediaTime` (only absurd EXTINF values, such as 9223372036854775800, get there).
     ///
     /// - Complexity: O(n).
     public var duration: MediaTime {
         var total = MediaTime.zero
         segments.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices { total += buffer[index].duration }
+            for index in buffer.indices { total = Self.saturatingSum(total, buffer[index].duration) }
         }
         return total
     }
 
-    /// Each segment's start time from the start of the playlist, exactly.
+    /// `a + b`, or the infinity of `b`'s sign when the exact sum cannot be represented.
+    private static func saturatingSum(_ a: MediaTime, _ b: MediaTime) -> MediaTime {
+        a.addingReportingOverflow(b) ?? (b.isNegative ? .negativeInfinity : .positiveInfinity)
+    }
+
+    /// Each segment's start time from the start of the playlist, exactly (saturating as
+    /// ``duration`` does).
     ///
     /// - Complexity: O(n).
     public var segmentStartTimes: [MediaTime] {
@@ -154,7 +161,7 @@ extension MediaPlaylist {
         segments.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 result.append(time)
-                time += buffer[index].duration
+                time = Self.saturatingSum(time, buffer[index].duration)
             }
         }
         return result

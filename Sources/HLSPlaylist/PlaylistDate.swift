@@ -170,7 +170,12 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
         let days = Self.days(fromCivil: year, month, day)
         let local = ((days * 24 + hour) * 60 + minute) * 60 + second
         let utc = local - Int64(zone ?? 0)
-        return PlaylistDate(nanosecondsSince1970: utc * 1_000_000_000 + nanos, timeZoneOffsetSeconds: zone)
+        // Int64 nanoseconds reach 1677-09-21…2262-04-11; a date outside (in UTC, or in its own zone,
+        // which iso8601String adds back) is not representable rather than an overflow trap.
+        guard let instant = Int64(exactly: Int128(utc) * 1_000_000_000 + Int128(nanos)),
+            Int64(exactly: Int128(local) * 1_000_000_000 + Int128(nanos)) != nil
+        else { return nil }
+        return PlaylistDate(nanosecondsSince1970: instant, timeZoneOffsetSeconds: zone)
     }
 
     private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
