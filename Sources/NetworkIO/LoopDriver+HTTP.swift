@@ -109,6 +109,7 @@ extension LoopDriver {
                     request.body.reserveCapacity(bodyLength)
                     exchange.pendingRequest = request
                     exchange.pendingHandler = handler
+                    return Self.continueIfExpected(wsi, headers)
                 } else {
                     dispatch(request, to: handler, on: connection, exchange: exchange)
                 }
@@ -130,10 +131,22 @@ extension LoopDriver {
         if bodyLength > 0 {
             // Read (and drop) the body before answering, so it is not taken for the next request.
             exchange.deferredResponse = response
-            return 0
+            return Self.continueIfExpected(wsi, headers)
         }
         exchange.output = makeOutput(response, for: exchange)
         return writeHTTP(connection, wsi)
+    }
+
+    /// Sends `100 Continue` when the client waits for it before sending the body: libcurl (so
+    /// URLSession) asks for bodies over 1 KiB and otherwise waits a second; lws 4.1 does not
+    /// answer for us.
+    private static func continueIfExpected(_ wsi: OpaquePointer, _ headers: HTTPHeaders) -> Int32 {
+        guard headers["expect"]?.lowercased() == "100-continue" else { return 0 }
+        var interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        let written = interim.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress, buffer.count, LWS_WRITE_HTTP)
+        }
+        return written < 0 ? -1 : 0
     }
 
     private static func requestsClose(_ connectionHeader: String) -> Bool {
@@ -185,7 +198,21 @@ extension LoopDriver {
 
     private func dispatch(_ request: HTTPRequest, to handler: @escaping HTTPRouter.Handler, on connection: LoopConnection, exchange: HTTPExchange) {
         exchange.isAwaitingHandler = true
+        if let wsi = connection.wsi {
+            // A handler may take as long as it needs (a blocking playlist reload): lift lws's
+            // 5-second content timeout. And stop reading until the response is out, because lws
+            // 4.1 leaves pipelined bytes (or a peer's EOF) unread meanwhile and poll() would
+            // report them readable in a busy loop.
+            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
+            pauseReceiving(exchange, wsi)
+        }
         server?.events.yield(.request(id: connection.id, request: request, handler: handler))
+    }
+
+    private func pauseReceiving(_ exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        guard !exchange.isReceivingPaused else { return }
+        exchange.isReceivingPaused = true
+        lws_rx_flow_control(wsi, 0)
     }
 
     // MARK: Responses
@@ -311,6 +338,7 @@ extension LoopDriver {
             }
         }
         guard isLast else {
+            pauseReceiving(exchange, wsi)
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -327,6 +355,7 @@ extension LoopDriver {
         log(exchange, output)
         checkDrained()
         if exchange.closesConnection { return -1 }
+        if exchange.isReceivingPaused { lws_rx_flow_control(wsi, 1) }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 

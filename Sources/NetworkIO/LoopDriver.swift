@@ -67,6 +67,7 @@ final class LoopDriver {
             driver.tearDown()
             loop.didFailToStart(error)
         case .success(let (context, port)):
+            driver.schedule(.housekeeping, after: .seconds(1))
             loop.didStart(context: context, port: port)
             driver.serviceUntilDestroyed()
             driver.tearDown()
@@ -269,6 +270,9 @@ final class LoopDriver {
             switch entry.kind {
             case .drainDeadline:
                 requestStop()
+            case .housekeeping:
+                if let context { lws_cancel_service(context) }
+                schedule(.housekeeping, after: .seconds(1))
             case .keepAlive(let id, let generation):
                 keepAliveDeadlinePassed(connectionID: id, generation: generation)
             }
@@ -346,7 +350,13 @@ final class LoopDriver {
                       let exchange = connection.exchange, exchange.isAwaitingHandler else { continue }
                 exchange.isAwaitingHandler = false
                 exchange.output = makeOutput(response, for: exchange, error: error)
-                lws_callback_on_writable(wsi)
+                // Write the first chunk now rather than after another turn of the loop: this
+                // wsi is not the one being serviced, so it may be closed here if it must be.
+                if lws_send_pipe_choked(wsi) != 0 {
+                    lws_callback_on_writable(wsi)
+                } else if writeHTTP(connection, wsi) != 0 {
+                    interlude_close_now(wsi)
+                }
             case .webSocketWritable(let id):
                 guard let connection = connections[id], let wsi = connection.wsi,
                       connection.webSocket?.isEstablished == true else { continue }
