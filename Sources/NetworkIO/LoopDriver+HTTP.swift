@@ -200,8 +200,8 @@ extension LoopDriver {
         exchange.isAwaitingHandler = true
         if let wsi = connection.wsi {
             // A handler may take as long as it needs (a blocking playlist reload): lift lws's
-            // 5-second content timeout. And stop reading until the response is out, because lws
-            // 4.1 leaves pipelined bytes (or a peer's EOF) unread meanwhile and poll() would
+            // 5-second content timeout. And stop reading until the response arrives, because
+            // lws 4.1 leaves pipelined bytes (or a peer's EOF) unread meanwhile and libev would
             // report them readable in a busy loop.
             lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
             pauseReceiving(exchange, wsi)
@@ -213,6 +213,14 @@ extension LoopDriver {
         guard !exchange.isReceivingPaused else { return }
         exchange.isReceivingPaused = true
         lws_rx_flow_control(wsi, 0)
+    }
+
+    /// Reading resumes before the response is written: lws 4.1's HTTP/1 service does not
+    /// deliver writable callbacks to a connection whose reading is paused.
+    func resumeReceiving(_ exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        guard exchange.isReceivingPaused else { return }
+        exchange.isReceivingPaused = false
+        lws_rx_flow_control(wsi, 1)
     }
 
     // MARK: Responses
@@ -338,7 +346,6 @@ extension LoopDriver {
             }
         }
         guard isLast else {
-            pauseReceiving(exchange, wsi)
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -355,7 +362,6 @@ extension LoopDriver {
         log(exchange, output)
         checkDrained()
         if exchange.closesConnection { return -1 }
-        if exchange.isReceivingPaused { lws_rx_flow_control(wsi, 1) }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 

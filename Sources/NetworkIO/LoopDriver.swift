@@ -349,6 +349,7 @@ final class LoopDriver {
                 guard let connection = connections[id], let wsi = connection.wsi,
                       let exchange = connection.exchange, exchange.isAwaitingHandler else { continue }
                 exchange.isAwaitingHandler = false
+                resumeReceiving(exchange, wsi)
                 exchange.output = makeOutput(response, for: exchange, error: error)
                 // Write the first chunk now rather than after another turn of the loop: this
                 // wsi is not the one being serviced, so it may be closed here if it must be.

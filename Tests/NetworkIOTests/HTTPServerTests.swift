@@ -410,4 +410,24 @@ struct HTTPServerEdgeCaseTests {
             #expect(try await eventually { server.openConnectionCount == 0 })
         }
     }
+
+    @Test("a handler's large body and file responses are written whole, with ranges for files")
+    func largeHandlerResponses() async throws {
+        let directory = try StaticFixture()
+        let large = (0..<(1 << 20) + 11).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var router = HTTPRouter()
+        router.get("/bytes") { _ in HTTPResponse(headers: ["Content-Type": "application/octet-stream"], body: large) }
+        router.get("/segments/:name") { request in
+            HTTPResponse(body: .file(path: directory.path + "/" + (request.pathParameters["name"] ?? "")))
+        }
+        try await withServer(router) { _, port in
+            let bytes = try await fetch("http://127.0.0.1:\(port)/bytes")
+            #expect(bytes.body == Data(large))
+            let file = try await fetch("http://127.0.0.1:\(port)/segments/large.bin", headers: ["Range": "bytes=1000-"])
+            #expect(file.status == 206)
+            #expect(file.body == directory.contents(of: "large.bin")[1000...])
+            #expect(try await fetch("http://127.0.0.1:\(port)/segments/seg-000.ts").header("Content-Type") == "video/mp2t")
+            #expect(try await fetch("http://127.0.0.1:\(port)/segments/absent.ts").status == 404)
+        }
+    }
 }
