@@ -140,7 +140,7 @@ extension LoopDriver {
         session.clientRequest = nil
         if session.connection.loopDidOpen(subprotocol: session.agreedSubprotocol) { lws_callback_on_writable(wsi) }
         scheduleKeepAlive(session, wsi)
-        if isDraining, session.connection.loopRequestClose(code: .goingAway, reason: "client shutting down") {
+        if isDraining, session.connection.loopRequestClose(code: .goingAway, reason: "shutting down") {
             lws_callback_on_writable(wsi)
         }
         return 0

@@ -232,7 +232,7 @@ final class LoopDriver {
         for connection in connections.values {
             guard let session = connection.webSocket, let wsi = connection.wsi else { continue }
             if session.isEstablished {
-                if session.connection.loopRequestClose(code: .goingAway, reason: "server shutting down") {
+                if session.connection.loopRequestClose(code: .goingAway, reason: "shutting down") {
                     lws_callback_on_writable(wsi)
                 }
             }
