@@ -22,9 +22,9 @@ enum LoopCommand: Sendable {
 /// destroyed once, from inside the loop).
 ///
 /// Where this departs from the measured recipe, and why:
-/// - The libev loop is created here and handed to lws as a *foreign* loop. With a loop of its
-///   own, lws installs a SIGINT watcher that swallows Ctrl-C for the whole process (a server
-///   survived `kill -INT`), and a second context in the process would claim the signal again.
+/// - The libev loop is created here and handed to lws as a *foreign* loop. On a loop of its own,
+///   lws starts a SIGINT watcher whose default action is to break that loop, taking Ctrl-C away
+///   from the application; on a foreign loop it leaves signals alone.
 /// - Deadlines (WebSocket pings and pong timeouts, the shutdown grace period) run on one libev
 ///   timer of NetworkIO's own (`LoopTimers`): lws 4.1's libev glue cannot move its timer earlier
 ///   once armed, so a 50 ms lws timer fired only when an armed 10 s one did. A once-a-second
