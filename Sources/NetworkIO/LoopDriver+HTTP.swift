@@ -206,7 +206,7 @@ extension LoopDriver {
             lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
             pauseReceiving(exchange, wsi)
         }
-        server?.events.yield(.request(id: connection.id, request: request, handler: handler))
+        server?.events.send(.request(id: connection.id, request: request, handler: handler))
     }
 
     private func pauseReceiving(_ exchange: HTTPExchange, _ wsi: OpaquePointer) {

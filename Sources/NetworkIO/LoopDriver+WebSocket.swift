@@ -63,7 +63,7 @@ extension LoopDriver {
         webSocketSessions += 1
         server.statistics.openWebSockets.add(1, ordering: .relaxed)
         scheduleKeepAlive(session, wsi)
-        server.events.yield(.webSocket(webSocket, handler: upgrade.route.handler))
+        server.events.send(.webSocket(webSocket, handler: upgrade.route.handler))
         return 0
     }
 

@@ -270,14 +270,26 @@ struct HTTPServerTests {
         await #expect(throws: (any Error).self) { try await fetch("http://127.0.0.1:\(port)/fast") }
     }
 
-    @Test("cancelling the task that runs the server stops it")
+    @Test("cancelling the task that runs the server stops it once in-flight responses are sent")
     func cancellation() async throws {
-        let server = HTTPServer(router: Self.router)
+        let entered = Signal<Void>()
+        let release = Signal<Void>()
+        var router = Self.router
+        router.get("/slow") { _ in
+            entered.send(())
+            await release.value
+            return HTTPResponse(body: "answered \(Task.isCancelled ? "after" : "before") cancellation")
+        }
+        let server = HTTPServer(router: router)
         let running = Task { try await server.run() }
         let port = try await server.listeningPort()
         #expect(try await fetch("http://127.0.0.1:\(port)/query?a=1").status == 200)
+        let slow = Task { try await fetch("http://127.0.0.1:\(port)/slow") }
+        try await withTimeout { await entered.value }
         running.cancel()
-        try await running.value
+        release.send(())
+        #expect(try await slow.value.text == "answered after cancellation")
+        try await withTimeout(.seconds(5)) { try await running.value }
         await #expect(throws: (any Error).self) { try await fetch("http://127.0.0.1:\(port)/query") }
     }
 }
