@@ -81,6 +81,13 @@ extension LoopDriver {
             rangeHeader: headers["range"],
             closesConnection: headers["connection"].map(Self.requestsClose) ?? false
         )
+        if let previous = connection.exchange {
+            // lws holds pipelined requests back until a transaction completes, so this should
+            // not happen; if it does, forget the old exchange rather than leak its count.
+            previous.output?.body.closeFile()
+            previous.output = nil
+            httpExchangesInFlight -= 1
+        }
         connection.exchange = exchange
         httpExchangesInFlight += 1
         var request = HTTPRequest(
