@@ -44,6 +44,8 @@ final class HTTPExchange {
     /// A response decided before the body arrived (the body is read and dropped first).
     var deferredResponse: HTTPResponse?
     var isAwaitingHandler = false
+    /// Whether reading is paused until the response is out.
+    var isReceivingPaused = false
     var output: HTTPOutput?
 
     init(method: HTTPMethod, path: String, remoteAddress: String, rangeHeader: String?, closesConnection: Bool) {
@@ -109,8 +111,12 @@ final class WebSocketSession {
     var current: OutgoingFrame?
     var isPingDue = false
     var keepAlive = KeepAlive.idle
+    /// Bumped whenever the keep-alive deadline moves, so older timer entries are ignored.
+    var keepAliveGeneration: UInt64 = 0
     /// The first close sent or received, and whether it ends `messages` without an error.
     private(set) var close: (WebSocketClose, endsCleanly: Bool)?
+    /// The subprotocol the server chose, read from its handshake response (client side).
+    var agreedSubprotocol: String?
     /// The extra handshake headers and offered subprotocols of a client connection.
     var clientRequest: WebSocketClientRequest?
 
