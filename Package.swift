@@ -51,7 +51,8 @@ let package = Package(
             dependencies: ["InterludeCommandLine"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "MediaTimeTests", dependencies: ["MediaTime", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime"], swiftSettings: strictSettings),
         .testTarget(
             name: "MediaProbeTests",
@@ -60,13 +61,13 @@ let package = Package(
         ),
         .testTarget(
             name: "HLSPlaylistTests",
-            dependencies: ["HLSPlaylist", "MediaTime"],
+            dependencies: ["HLSPlaylist", "MediaTime", "TestSupport"],
             resources: [.copy("Corpus")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "HLSInterstitialsTests",
-            dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime", "InterludeCommandLine"],
+            dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime", "InterludeCommandLine", "TestSupport"],
             exclude: ["Scenarios"],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 import HLSInterstitials
 import HLSPlaylist
 import MediaTime
+import TestSupport
 import Testing
 
 /// Seeded random VOD playlists with random interstitials: every snapshot must be contiguous on the

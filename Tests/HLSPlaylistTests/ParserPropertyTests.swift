@@ -1,5 +1,6 @@
 import HLSPlaylist
 import MediaTime
+import TestSupport
 import Testing
 
 @Suite("Parser properties over random playlists")

@@ -1,4 +1,5 @@
 import MediaTime
+import TestSupport
 import Testing
 
 @Suite("MediaTime decimal parsing and printing")

@@ -1,5 +1,6 @@
 import Foundation
 import MediaTime
+import TestSupport
 import Testing
 
 private func t(_ text: String) -> MediaTime {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaTime
+import TestSupport
 import Testing
 
 /// `MediaTime` from a decimal literal, for readable expectations.

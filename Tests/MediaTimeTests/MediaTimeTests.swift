@@ -1,5 +1,6 @@
 import Foundation
 import MediaTime
+import TestSupport
 import Testing
 
 @Suite("MediaTime arithmetic, comparison and special values")

@@ -1,22 +1,5 @@
 import MediaTime
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): a tiny deterministic generator, so that a failing
-/// property test fails the same way on every machine when rerun with its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Seeds every property test runs with.
 let propertySeeds: [UInt64] = [1, 42, 0xC0FFEE, 20_250_101]
