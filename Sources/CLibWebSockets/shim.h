@@ -20,11 +20,6 @@ static inline uint64_t interlude_option_fail_upon_unable_to_bind(void) {
     return LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 }
 
-/// Closes a connection from outside its own callback, on the next turn of the loop.
-static inline void interlude_close_async(struct lws *wsi) {
-    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-}
-
 /// NetworkIO creates each context's libev loop itself and hands it to lws as a "foreign" loop:
 /// lws then installs no SIGINT watcher (with its own loop it would swallow Ctrl-C for the whole
 /// process), and the service thread decides when the loop stops.
@@ -33,11 +28,46 @@ static inline struct ev_loop *interlude_ev_loop_new(void) { return ev_loop_new(E
 static inline int interlude_ev_run_once(struct ev_loop *loop) { return ev_run(loop, EVRUN_ONCE); }
 static inline void interlude_ev_loop_destroy(struct ev_loop *loop) { ev_loop_destroy(loop); }
 
-/// A libwebsockets timer that knows its owner: the sorted-usec-list node comes first, so the
-/// pointer lws hands the timer callback is also a pointer to this struct.
-typedef struct interlude_timer {
-    lws_sorted_usec_list_t sul;
+/// One libev timer per service loop, driving NetworkIO's own deadlines (WebSocket keep-alive,
+/// the shutdown grace period). lws 4.1's libev glue cannot move its own timer earlier once it is
+/// armed (ev_timer_start on an active watcher does nothing), so an lws timer set for 50 ms fires
+/// when the timer armed for, say, 10 s does; this one is always re-armed for the earliest deadline.
+typedef void (*interlude_timer_fired_t)(void *owner);
+
+typedef struct interlude_ev_timer {
+    ev_timer watcher; /* first, so the watcher pointer is also the struct pointer */
     void *owner;
-} interlude_timer_t;
+    interlude_timer_fired_t fired;
+} interlude_ev_timer_t;
+
+static inline void interlude_ev_timer_trampoline(struct ev_loop *loop, ev_timer *watcher, int revents) {
+    (void)loop;
+    (void)revents;
+    interlude_ev_timer_t *timer = (interlude_ev_timer_t *)watcher;
+    timer->fired(timer->owner);
+}
+
+static inline void interlude_ev_timer_init(interlude_ev_timer_t *timer, void *owner, interlude_timer_fired_t fired) {
+    timer->owner = owner;
+    timer->fired = fired;
+    ev_init(&timer->watcher, interlude_ev_timer_trampoline);
+}
+
+/// (Re)arms the timer to fire once, `seconds` from now.
+static inline void interlude_ev_timer_arm(struct ev_loop *loop, interlude_ev_timer_t *timer, double seconds) {
+    ev_timer_stop(loop, &timer->watcher);
+    ev_now_update(loop);
+    ev_timer_set(&timer->watcher, seconds, 0.);
+    ev_timer_start(loop, &timer->watcher);
+}
+
+static inline void interlude_ev_timer_stop(struct ev_loop *loop, interlude_ev_timer_t *timer) {
+    ev_timer_stop(loop, &timer->watcher);
+}
+
+/// Closes a connection at once, from outside any of its callbacks (a keep-alive deadline).
+static inline void interlude_close_now(struct lws *wsi) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+}
 
 #endif

@@ -34,10 +34,8 @@ func interludeSubprotocolCallback(
     return driver.handle(wsi, reason, user, input, length)
 }
 
-/// The graceful-shutdown deadline passed.
-func interludeDrainDeadlineCallback(_ timer: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let timer else { return }
-    let owner = UnsafeMutableRawPointer(timer).assumingMemoryBound(to: interlude_timer_t.self).pointee.owner
+/// The service loop's libev timer fired (see `LoopTimers`).
+func interludeLoopTimerFired(_ owner: UnsafeMutableRawPointer?) {
     guard let owner else { return }
-    Unmanaged<LoopDriver>.fromOpaque(owner).takeUnretainedValue().drainDeadlinePassed()
+    Unmanaged<LoopDriver>.fromOpaque(owner).takeUnretainedValue().timersFired()
 }

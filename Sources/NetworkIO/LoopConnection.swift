@@ -109,8 +109,12 @@ final class WebSocketSession {
     var current: OutgoingFrame?
     var isPingDue = false
     var keepAlive = KeepAlive.idle
+    /// Bumped whenever the keep-alive deadline moves, so older timer entries are ignored.
+    var keepAliveGeneration: UInt64 = 0
     /// The first close sent or received, and whether it ends `messages` without an error.
     private(set) var close: (WebSocketClose, endsCleanly: Bool)?
+    /// The subprotocol the server chose, read from its handshake response (client side).
+    var agreedSubprotocol: String?
     /// The extra handshake headers and offered subprotocols of a client connection.
     var clientRequest: WebSocketClientRequest?
 

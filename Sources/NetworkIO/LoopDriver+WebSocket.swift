@@ -128,12 +128,17 @@ extension LoopDriver {
         return 0
     }
 
+    /// The server's handshake response is in; its headers are still readable here (not later).
+    func onClientHandshakeResponse(_ wsi: OpaquePointer) {
+        guard let connection = existingConnection(for: wsi), let session = connection.webSocket else { return }
+        session.agreedSubprotocol = Self.header(WSI_TOKEN_PROTOCOL, of: wsi)
+    }
+
     func onClientWebSocketEstablished(_ wsi: OpaquePointer) -> Int32 {
         guard let connection = existingConnection(for: wsi), let session = connection.webSocket else { return -1 }
         session.isEstablished = true
         session.clientRequest = nil
-        let subprotocol = Self.header(WSI_TOKEN_PROTOCOL, of: wsi)
-        if session.connection.loopDidOpen(subprotocol: subprotocol) { lws_callback_on_writable(wsi) }
+        if session.connection.loopDidOpen(subprotocol: session.agreedSubprotocol) { lws_callback_on_writable(wsi) }
         scheduleKeepAlive(session, wsi)
         if isDraining, session.connection.loopRequestClose(code: .goingAway, reason: "client shutting down") {
             lws_callback_on_writable(wsi)
@@ -210,7 +215,12 @@ extension LoopDriver {
         if session.current == nil {
             if session.isPingDue {
                 session.isPingDue = false
-                guard lws_write(wsi, base.assumingMemoryBound(to: UInt8.self), 0, LWS_WRITE_PING) >= 0 else { return -1 }
+                // A small payload: some peers (and lws itself) treat an empty write as nothing to send.
+                let payload: [UInt8] = Array("interlude".utf8)
+                payload.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                guard lws_write(wsi, base.assumingMemoryBound(to: UInt8.self), payload.count, LWS_WRITE_PING) >= 0 else {
+                    return -1
+                }
                 lws_callback_on_writable(wsi)
                 return 0
             }
@@ -249,36 +259,38 @@ extension LoopDriver {
 
     // MARK: Keep-alive
 
-    private static func microseconds(_ duration: Duration) -> Int64 {
-        max(1, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
-    }
-
+    /// Starts (or restarts) the wait for the next ping.
     func scheduleKeepAlive(_ session: WebSocketSession, _ wsi: OpaquePointer) {
         guard let interval = session.connection.configuration.pingInterval else { return }
         session.keepAlive = .idle
-        lws_set_timer_usecs(wsi, Self.microseconds(interval))
+        session.keepAliveGeneration += 1
+        schedule(.keepAlive(connectionID: session.connection.id, generation: session.keepAliveGeneration), after: interval)
     }
 
-    func onWebSocketTimer(_ wsi: OpaquePointer) -> Int32 {
-        guard let connection = existingConnection(for: wsi), let session = connection.webSocket, session.isEstablished,
-              let interval = session.connection.configuration.pingInterval else { return 0 }
+    /// A keep-alive deadline passed: time to ping, or the pong is overdue and the peer is dead.
+    /// Runs from the loop's timer, outside any lws callback.
+    func keepAliveDeadlinePassed(connectionID: UInt64, generation: UInt64) {
+        guard let connection = connections[connectionID], let wsi = connection.wsi, let session = connection.webSocket,
+              session.isEstablished, session.keepAliveGeneration == generation,
+              let interval = session.connection.configuration.pingInterval else { return }
         let timeout = session.connection.configuration.pongTimeout
         switch session.keepAlive {
         case .idle:
+            session.keepAliveGeneration += 1
+            let next = LoopTimers.Kind.keepAlive(connectionID: connectionID, generation: session.keepAliveGeneration)
             if session.connection.isReceivingPaused {
                 // Not reading, so a pong could not be seen: the backlog is proof of life enough.
-                lws_set_timer_usecs(wsi, Self.microseconds(interval))
-                return 0
+                schedule(next, after: interval)
+                return
             }
             session.keepAlive = .awaitingPong
             session.isPingDue = true
             lws_callback_on_writable(wsi)
-            lws_set_timer_usecs(wsi, Self.microseconds(timeout))
-            return 0
+            schedule(next, after: timeout)
         case .awaitingPong:
             // A dead peer will not acknowledge a close frame either: drop the connection at once.
             session.record(WebSocketClose(code: .abnormalClosure, reason: "no pong within \(timeout)", isLocal: true), endsCleanly: false)
-            return -1
+            interlude_close_now(wsi)
         }
     }
 

@@ -17,7 +17,9 @@ final class LoopDriver {
     private let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var ownedStrings: [UnsafeMutablePointer<CChar>] = []
-    private var drainTimer: UnsafeMutablePointer<interlude_timer_t>?
+    /// Keep-alive and shutdown deadlines, and the libev timer armed for the earliest.
+    private var timers = LoopTimers()
+    private let eventTimer = UnsafeMutablePointer<interlude_ev_timer_t>.allocate(capacity: 1)
     /// Every live connection by id (they are also reachable from their wsi).
     var connections: [UInt64: LoopConnection] = [:]
     /// HTTP exchanges from request headers to the last response byte.
@@ -43,12 +45,14 @@ final class LoopDriver {
         sendBuffer = .allocate(byteCount: Self.headroom + Self.sendChunkBytes + Self.headReserveBytes, alignment: 16)
         contextSlot.initialize(to: nil)
         foreignLoops.initialize(to: nil)
+        eventTimer.initialize(to: interlude_ev_timer_t())
     }
 
     deinit {
         sendBuffer.deallocate()
         contextSlot.deallocate()
         foreignLoops.deallocate()
+        eventTimer.deallocate()
     }
 
     /// The body of a service thread: create the context, service it until it is destroyed,
@@ -117,6 +121,7 @@ final class LoopDriver {
         }
         self.eventLoop = eventLoop
         foreignLoops.pointee = UnsafeMutableRawPointer(eventLoop)
+        interlude_ev_timer_init(eventTimer, user, interludeLoopTimerFired)
 
         var info = lws_context_creation_info()
         info.foreign_loops = foreignLoops
@@ -179,7 +184,7 @@ final class LoopDriver {
         guard !isDestroyed, let context else { return }
         isDestroyed = true
         for command in loop.stopAcceptingCommands() { dropCommand(command) }
-        if let drainTimer { lws_sul_cancel(&drainTimer.pointee.sul) }
+        if let eventLoop { interlude_ev_timer_stop(eventLoop, eventTimer) }
         lws_context_destroy(context)
         self.context = nil
     }
@@ -187,7 +192,10 @@ final class LoopDriver {
     /// Releases what the context used, after it is gone, and fails what is still waiting.
     private func tearDown() {
         context = nil
-        if let eventLoop { interlude_ev_loop_destroy(eventLoop) }
+        if let eventLoop {
+            interlude_ev_timer_stop(eventLoop, eventTimer)
+            interlude_ev_loop_destroy(eventLoop)
+        }
         eventLoop = nil
         for command in loop.stopAcceptingCommands() { dropCommand(command) }
         for connection in connections.values {
@@ -200,8 +208,6 @@ final class LoopDriver {
             protocols.deallocate()
         }
         protocols = nil
-        if let drainTimer { drainTimer.deallocate() }
-        drainTimer = nil
         for string in ownedStrings { free(string) }
         ownedStrings = []
     }
@@ -219,14 +225,9 @@ final class LoopDriver {
     // MARK: Shutdown
 
     private func beginShutdown(gracePeriod: Duration) {
-        guard !isDraining, let context else { return }
+        guard !isDraining, context != nil else { return }
         isDraining = true
-        let timer = UnsafeMutablePointer<interlude_timer_t>.allocate(capacity: 1)
-        timer.initialize(to: interlude_timer_t())
-        timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-        drainTimer = timer
-        let microseconds = gracePeriod.components.seconds * 1_000_000 + gracePeriod.components.attoseconds / 1_000_000_000_000
-        lws_sul_schedule(context, 0, &timer.pointee.sul, interludeDrainDeadlineCallback, max(1, microseconds))
+        schedule(.drainDeadline, after: gracePeriod)
         for connection in connections.values {
             guard let session = connection.webSocket, let wsi = connection.wsi else { continue }
             if session.isEstablished {
@@ -243,7 +244,37 @@ final class LoopDriver {
         if isDraining, httpExchangesInFlight == 0, webSocketSessions == 0 { requestStop() }
     }
 
-    func drainDeadlinePassed() { requestStop() }
+    // MARK: Timers
+
+    /// Adds a deadline, re-arming the libev timer when it is the new earliest.
+    func schedule(_ kind: LoopTimers.Kind, after delay: Duration) {
+        let deadline = ContinuousClock.now + delay
+        let previous = timers.earliest
+        timers.insert(LoopTimers.Entry(deadline: deadline, kind: kind))
+        if previous.map({ deadline < $0 }) ?? true { armTimer() }
+    }
+
+    private func armTimer() {
+        guard let eventLoop, let earliest = timers.earliest else { return }
+        let delay = earliest - ContinuousClock.now
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        interlude_ev_timer_arm(eventLoop, eventTimer, max(0, seconds))
+    }
+
+    /// The libev timer fired: run every due deadline, then re-arm for the next.
+    func timersFired() {
+        guard !isDestroyed else { return }
+        let now = ContinuousClock.now
+        while let entry = timers.popDue(at: now) {
+            switch entry.kind {
+            case .drainDeadline:
+                requestStop()
+            case .keepAlive(let id, let generation):
+                keepAliveDeadlinePassed(connectionID: id, generation: generation)
+            }
+        }
+        armTimer()
+    }
 
     private func requestStop() {
         guard !isStopRequested, let context else { return }
@@ -279,6 +310,9 @@ final class LoopDriver {
             return onFilterWebSocket(wsi)
         case LWS_CALLBACK_ESTABLISHED:
             return onServerWebSocketEstablished(wsi)
+        case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
+            onClientHandshakeResponse(wsi)
+            return 0
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             return onClientWebSocketEstablished(wsi)
         case LWS_CALLBACK_RECEIVE, LWS_CALLBACK_CLIENT_RECEIVE:
@@ -291,8 +325,6 @@ final class LoopDriver {
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             onWebSocketPeerClose(wsi, input, length)
             return 0
-        case LWS_CALLBACK_TIMER:
-            return onWebSocketTimer(wsi)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             onClientConnectionError(wsi, input, length)
             return 0

@@ -83,14 +83,15 @@ func eventually(
     return try await condition()
 }
 
-/// A value set once by one task and awaited by others.
+/// A value set once by one task and awaited by others; later sends are ignored.
 final class Signal<Value: Sendable>: Sendable {
     private let state = Mutex<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
 
     init() {}
 
     func send(_ value: Value) {
-        let waiters = state.withLock { state in
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
+            guard state.value == nil else { return [] }
             state.value = value
             defer { state.waiters = [] }
             return state.waiters
@@ -119,4 +120,36 @@ final class Collected<Element: Sendable>: Sendable {
 
     func append(_ item: Element) { items.withLock { $0.append(item) } }
     var all: [Element] { items.withLock { $0 } }
+}
+
+/// The operation did not finish in time.
+struct TimedOut: Error, CustomStringConvertible {
+    var description: String { "timed out" }
+}
+
+/// The operation's result, or `TimedOut` after `timeout`, so a broken behaviour fails the test
+/// instead of hanging it (the operation is left to finish on its own).
+func withTimeout<T: Sendable>(
+    _ timeout: Duration = .seconds(30),
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = Signal<Result<T, any Error>>()
+    Task {
+        do { outcome.send(.success(try await operation())) } catch { outcome.send(.failure(error)) }
+    }
+    Task {
+        try? await Task.sleep(for: timeout)
+        outcome.send(.failure(TimedOut()))
+    }
+    return try await outcome.value.get()
+}
+
+/// A counter tasks bump and tests read.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    init() {}
+
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
