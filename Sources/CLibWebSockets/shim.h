@@ -21,8 +21,8 @@ static inline uint64_t interlude_option_fail_upon_unable_to_bind(void) {
 }
 
 /// NetworkIO creates each context's libev loop itself and hands it to lws as a "foreign" loop:
-/// lws then installs no SIGINT watcher (with its own loop it would swallow Ctrl-C for the whole
-/// process), and the service thread decides when the loop stops.
+/// lws then starts no SIGINT watcher (on its own loop it would, and break the loop on Ctrl-C),
+/// and the service thread decides when the loop stops.
 static inline struct ev_loop *interlude_ev_loop_new(void) { return ev_loop_new(EVFLAG_AUTO); }
 /// Runs the loop until at least one event was handled; returns whether watchers remain.
 static inline int interlude_ev_run_once(struct ev_loop *loop) { return ev_run(loop, EVRUN_ONCE); }

@@ -74,6 +74,12 @@ public struct HTTPRouter: Sendable {
     /// Serves the regular files under `directory` at `prefix` (for `GET` and `HEAD`), on the
     /// service thread without a handler hop, with byte ranges and content types by extension.
     /// Paths with `..`, `.` or hidden segments are refused with 404; directories are not listed.
+    ///
+    /// NetworkIO reads the files itself rather than using libwebsockets' file mounts: Debian's
+    /// lws 4.1 is built without `LWS_WITH_RANGES` (mounts ignore `Range`), mounts answer misses
+    /// with HTML rather than the JSON errors every other path gives, would need per-vhost header
+    /// lists for CORS, and bypass the access log (`LWS_WITH_ACCESS_LOG` is off too). Each chunk is
+    /// read with `pread` straight into the send buffer, the one copy before the kernel's.
     public mutating func files(_ prefix: String, directory: String) {
         let trimmed = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         fileDirectories.append(FileDirectory(prefix: RoutePattern.segments(of: prefix).map(String.init), directory: trimmed))

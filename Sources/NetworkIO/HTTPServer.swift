@@ -35,12 +35,14 @@ public final class HTTPServer: Sendable {
     }
 
     /// Listens and serves until the task is cancelled or `shutdown()` is called, then shuts down
-    /// gracefully: no new requests are taken, in-flight responses are completed, WebSockets are
+    /// gracefully: new requests get 503, in-flight responses are completed, WebSockets are
     /// closed with 1001, and after `configuration.shutdownGracePeriod` whatever is left is dropped.
-    /// Throws `NetworkIOError.bindFailed` when it cannot listen. A server runs once.
+    /// Handlers are child tasks of `run()`, so cancelling it cancels them too; what they answer
+    /// (503 for a `CancellationError`) is still sent. Throws `NetworkIOError.bindFailed` when it
+    /// cannot listen. A server runs once.
     public func run() async throws {
-        let (events, eventSink) = AsyncStream<ServerEvent>.makeStream()
-        let settings = ServerSettings(configuration: configuration, router: router, events: eventSink, statistics: statistics)
+        let events = ServerEventChannel()
+        let settings = ServerSettings(configuration: configuration, router: router, events: events, statistics: statistics)
         let loop = ServiceLoop(settings: LoopSettings(role: .server(settings)))
         try state.withLock { state in
             guard !state.hasRun else { throw NetworkIOError.alreadyRunning }
@@ -57,7 +59,7 @@ public final class HTTPServer: Sendable {
                 return state.portWaiters
             }
             for waiter in waiters { waiter.resume(throwing: error) }
-            eventSink.finish()
+            events.finish()
             throw error
         }
         let (waiters, isShutdownRequested) = state.withLock { state in
@@ -70,7 +72,10 @@ public final class HTTPServer: Sendable {
 
         await withTaskCancellationHandler {
             await withDiscardingTaskGroup { group in
-                for await event in events {
+                // Not `for await` over an AsyncStream: that ends as soon as this task is
+                // cancelled, stranding requests the service thread already handed over, and
+                // the shutdown would then wait out its whole grace period for them.
+                while let event = await events.next() {
                     switch event {
                     case .request(let id, let request, let handler):
                         group.addTask {
@@ -220,6 +225,55 @@ enum ServerEvent: Sendable {
     case webSocket(WebSocketConnection, handler: HTTPRouter.WebSocketHandler)
 }
 
+/// The queue from the service thread to `run()`: unbounded (the service thread never waits),
+/// one consumer, and deaf to cancellation, so every event sent before `finish()` is delivered.
+final class ServerEventChannel: Sendable {
+    private struct State {
+        var buffer = FIFO<ServerEvent>()
+        var consumer: CheckedContinuation<ServerEvent?, Never>?
+        var isFinished = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Delivers `event` to the waiting consumer or queues it. O(1) amortised.
+    func send(_ event: ServerEvent) {
+        let consumer = state.withLock { state -> CheckedContinuation<ServerEvent?, Never>? in
+            guard !state.isFinished else { return nil }
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return consumer
+            }
+            state.buffer.append(event)
+            return nil
+        }
+        consumer?.resume(returning: event)
+    }
+
+    /// No more events: the consumer gets `nil` once the queue is empty.
+    func finish() {
+        let consumer = state.withLock { state -> CheckedContinuation<ServerEvent?, Never>? in
+            state.isFinished = true
+            defer { state.consumer = nil }
+            return state.consumer
+        }
+        consumer?.resume(returning: nil)
+    }
+
+    /// The next event, or `nil` after `finish()`.
+    func next() async -> ServerEvent? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ServerEvent?, Never>) in
+            let result = state.withLock { state -> ServerEvent?? in
+                if let event = state.buffer.popFirst() { return .some(event) }
+                if state.isFinished { return .some(nil) }
+                state.consumer = continuation
+                return nil
+            }
+            if let result { continuation.resume(returning: result) }
+        }
+    }
+}
+
 /// Counters the service thread keeps for tests and diagnostics.
 final class ServerStatistics: Sendable {
     let openWebSockets = Atomic<Int>(0)
@@ -240,6 +294,6 @@ struct LoopSettings: Sendable {
 struct ServerSettings: Sendable {
     var configuration: HTTPServer.Configuration
     var router: HTTPRouter
-    var events: AsyncStream<ServerEvent>.Continuation
+    var events: ServerEventChannel
     var statistics: ServerStatistics
 }

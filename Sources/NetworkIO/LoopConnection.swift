@@ -44,6 +44,8 @@ final class HTTPExchange {
     /// A response decided before the body arrived (the body is read and dropped first).
     var deferredResponse: HTTPResponse?
     var isAwaitingHandler = false
+    /// Whether reading is paused until the response is out.
+    var isReceivingPaused = false
     var output: HTTPOutput?
 
     init(method: HTTPMethod, path: String, remoteAddress: String, rangeHeader: String?, closesConnection: Bool) {

@@ -81,6 +81,13 @@ extension LoopDriver {
             rangeHeader: headers["range"],
             closesConnection: headers["connection"].map(Self.requestsClose) ?? false
         )
+        if let previous = connection.exchange {
+            // lws holds pipelined requests back until a transaction completes, so this should
+            // not happen; if it does, forget the old exchange rather than leak its count.
+            previous.output?.body.closeFile()
+            previous.output = nil
+            httpExchangesInFlight -= 1
+        }
         connection.exchange = exchange
         httpExchangesInFlight += 1
         var request = HTTPRequest(
@@ -109,6 +116,7 @@ extension LoopDriver {
                     request.body.reserveCapacity(bodyLength)
                     exchange.pendingRequest = request
                     exchange.pendingHandler = handler
+                    return Self.continueIfExpected(wsi, headers)
                 } else {
                     dispatch(request, to: handler, on: connection, exchange: exchange)
                 }
@@ -130,10 +138,22 @@ extension LoopDriver {
         if bodyLength > 0 {
             // Read (and drop) the body before answering, so it is not taken for the next request.
             exchange.deferredResponse = response
-            return 0
+            return Self.continueIfExpected(wsi, headers)
         }
         exchange.output = makeOutput(response, for: exchange)
         return writeHTTP(connection, wsi)
+    }
+
+    /// Sends `100 Continue` when the client waits for it before sending the body: libcurl (so
+    /// URLSession) asks for bodies over 1 KiB and otherwise waits a second; lws 4.1 does not
+    /// answer for us.
+    private static func continueIfExpected(_ wsi: OpaquePointer, _ headers: HTTPHeaders) -> Int32 {
+        guard headers["expect"]?.lowercased() == "100-continue" else { return 0 }
+        var interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        let written = interim.withUnsafeMutableBufferPointer { buffer in
+            lws_write(wsi, buffer.baseAddress, buffer.count, LWS_WRITE_HTTP)
+        }
+        return written < 0 ? -1 : 0
     }
 
     private static func requestsClose(_ connectionHeader: String) -> Bool {
@@ -185,7 +205,29 @@ extension LoopDriver {
 
     private func dispatch(_ request: HTTPRequest, to handler: @escaping HTTPRouter.Handler, on connection: LoopConnection, exchange: HTTPExchange) {
         exchange.isAwaitingHandler = true
-        server?.events.yield(.request(id: connection.id, request: request, handler: handler))
+        if let wsi = connection.wsi {
+            // A handler may take as long as it needs (a blocking playlist reload): lift lws's
+            // 5-second content timeout. And stop reading until the response arrives, because
+            // lws 4.1 leaves pipelined bytes (or a peer's EOF) unread meanwhile and libev would
+            // report them readable in a busy loop.
+            lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
+            pauseReceiving(exchange, wsi)
+        }
+        server?.events.send(.request(id: connection.id, request: request, handler: handler))
+    }
+
+    private func pauseReceiving(_ exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        guard !exchange.isReceivingPaused else { return }
+        exchange.isReceivingPaused = true
+        lws_rx_flow_control(wsi, 0)
+    }
+
+    /// Reading resumes before the response is written: lws 4.1's HTTP/1 service does not
+    /// deliver writable callbacks to a connection whose reading is paused.
+    func resumeReceiving(_ exchange: HTTPExchange, _ wsi: OpaquePointer) {
+        guard exchange.isReceivingPaused else { return }
+        exchange.isReceivingPaused = false
+        lws_rx_flow_control(wsi, 1)
     }
 
     // MARK: Responses

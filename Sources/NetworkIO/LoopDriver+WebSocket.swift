@@ -63,7 +63,7 @@ extension LoopDriver {
         webSocketSessions += 1
         server.statistics.openWebSockets.add(1, ordering: .relaxed)
         scheduleKeepAlive(session, wsi)
-        server.events.yield(.webSocket(webSocket, handler: upgrade.route.handler))
+        server.events.send(.webSocket(webSocket, handler: upgrade.route.handler))
         return 0
     }
 
@@ -140,7 +140,7 @@ extension LoopDriver {
         session.clientRequest = nil
         if session.connection.loopDidOpen(subprotocol: session.agreedSubprotocol) { lws_callback_on_writable(wsi) }
         scheduleKeepAlive(session, wsi)
-        if isDraining, session.connection.loopRequestClose(code: .goingAway, reason: "client shutting down") {
+        if isDraining, session.connection.loopRequestClose(code: .goingAway, reason: "shutting down") {
             lws_callback_on_writable(wsi)
         }
         return 0

@@ -67,6 +67,7 @@ final class LoopDriver {
             driver.tearDown()
             loop.didFailToStart(error)
         case .success(let (context, port)):
+            driver.schedule(.housekeeping, after: .seconds(1))
             loop.didStart(context: context, port: port)
             driver.serviceUntilDestroyed()
             driver.tearDown()
@@ -231,7 +232,7 @@ final class LoopDriver {
         for connection in connections.values {
             guard let session = connection.webSocket, let wsi = connection.wsi else { continue }
             if session.isEstablished {
-                if session.connection.loopRequestClose(code: .goingAway, reason: "server shutting down") {
+                if session.connection.loopRequestClose(code: .goingAway, reason: "shutting down") {
                     lws_callback_on_writable(wsi)
                 }
             }
@@ -269,6 +270,9 @@ final class LoopDriver {
             switch entry.kind {
             case .drainDeadline:
                 requestStop()
+            case .housekeeping:
+                if let context { lws_cancel_service(context) }
+                schedule(.housekeeping, after: .seconds(1))
             case .keepAlive(let id, let generation):
                 keepAliveDeadlinePassed(connectionID: id, generation: generation)
             }
@@ -345,8 +349,15 @@ final class LoopDriver {
                 guard let connection = connections[id], let wsi = connection.wsi,
                       let exchange = connection.exchange, exchange.isAwaitingHandler else { continue }
                 exchange.isAwaitingHandler = false
+                resumeReceiving(exchange, wsi)
                 exchange.output = makeOutput(response, for: exchange, error: error)
-                lws_callback_on_writable(wsi)
+                // Write the first chunk now rather than after another turn of the loop: this
+                // wsi is not the one being serviced, so it may be closed here if it must be.
+                if lws_send_pipe_choked(wsi) != 0 {
+                    lws_callback_on_writable(wsi)
+                } else if writeHTTP(connection, wsi) != 0 {
+                    interlude_close_now(wsi)
+                }
             case .webSocketWritable(let id):
                 guard let connection = connections[id], let wsi = connection.wsi,
                       connection.webSocket?.isEstablished == true else { continue }

@@ -7,6 +7,9 @@ struct LoopTimers {
         case keepAlive(connectionID: UInt64, generation: UInt64)
         /// The graceful shutdown's grace period is over.
         case drainDeadline
+        /// Once a second: wake lws so that its own due timers (keep-alive idle, close
+        /// acknowledgement) run. Its libev glue runs them after I/O but can oversleep when quiet.
+        case housekeeping
     }
 
     struct Entry {

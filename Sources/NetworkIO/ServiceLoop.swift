@@ -18,7 +18,19 @@ enum LoopCommand: Sendable {
 
 /// The thread-safe face of one libwebsockets context and the thread that services it
 /// (dependencies.md §1: one service thread per context, cross-thread work through an inbox plus
-/// `lws_cancel_service`, the one libwebsockets call that is safe from any thread).
+/// `lws_cancel_service`, the one libwebsockets call that is safe from any thread; the context is
+/// destroyed once, from inside the loop).
+///
+/// Where this departs from the measured recipe, and why:
+/// - The libev loop is created here and handed to lws as a *foreign* loop. On a loop of its own,
+///   lws starts a SIGINT watcher whose default action is to break that loop, taking Ctrl-C away
+///   from the application; on a foreign loop it leaves signals alone.
+/// - Deadlines (WebSocket pings and pong timeouts, the shutdown grace period) run on one libev
+///   timer of NetworkIO's own (`LoopTimers`): lws 4.1's libev glue cannot move its timer earlier
+///   once armed, so a 50 ms lws timer fired only when an armed 10 s one did. A once-a-second
+///   wake-up keeps lws's own timeouts (idle keep-alive, close acknowledgement) within a second.
+/// - While a handler runs, the connection stops reading: lws 4.1 leaves pipelined bytes or a
+///   peer's EOF unread meanwhile, and libev then reports the socket readable in a busy loop.
 final class ServiceLoop: Sendable {
     private struct Inbox {
         var commands: [LoopCommand] = []

@@ -270,14 +270,26 @@ struct HTTPServerTests {
         await #expect(throws: (any Error).self) { try await fetch("http://127.0.0.1:\(port)/fast") }
     }
 
-    @Test("cancelling the task that runs the server stops it")
+    @Test("cancelling the task that runs the server stops it once in-flight responses are sent")
     func cancellation() async throws {
-        let server = HTTPServer(router: Self.router)
+        let entered = Signal<Void>()
+        let release = Signal<Void>()
+        var router = Self.router
+        router.get("/slow") { _ in
+            entered.send(())
+            await release.value
+            return HTTPResponse(body: "answered \(Task.isCancelled ? "after" : "before") cancellation")
+        }
+        let server = HTTPServer(router: router)
         let running = Task { try await server.run() }
         let port = try await server.listeningPort()
         #expect(try await fetch("http://127.0.0.1:\(port)/query?a=1").status == 200)
+        let slow = Task { try await fetch("http://127.0.0.1:\(port)/slow") }
+        try await withTimeout { await entered.value }
         running.cancel()
-        try await running.value
+        release.send(())
+        #expect(try await slow.value.text == "answered after cancellation")
+        try await withTimeout(.seconds(5)) { try await running.value }
         await #expect(throws: (any Error).self) { try await fetch("http://127.0.0.1:\(port)/query") }
     }
 }
@@ -313,5 +325,121 @@ final class StaticFixture: Sendable {
 
     func contents(of name: String) -> Data {
         (try? Data(contentsOf: URL(fileURLWithPath: "\(path)/\(name)"))) ?? Data()
+    }
+}
+
+@Suite("HTTPServer edge cases over loopback")
+struct HTTPServerEdgeCaseTests {
+    @Test("pipelined requests are answered in order, even when the first one is slow")
+    func pipelining() async throws {
+        var router = HTTPRouter()
+        router.get("/slow") { _ in
+            try await Task.sleep(for: .milliseconds(200))
+            return HTTPResponse(body: "slow")
+        }
+        router.get("/fast") { _ in HTTPResponse(body: "fast") }
+        try await withServer(router) { _, port in
+            let bodies = try await blocking {
+                let socket = try RawSocket(port: port)
+                try socket.send(
+                    "GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /fast HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n"
+                )
+                return try (0..<3).map { _ in
+                    let response = try socket.readResponse()
+                    return "\(response.status) \(String(decoding: response.body, as: UTF8.self))"
+                }
+            }
+            #expect(bodies[0] == "200 slow")
+            #expect(bodies[1] == "200 fast")
+            #expect(bodies[2].hasPrefix("404 "))
+        }
+    }
+
+    @Test("a client that asks before sending its body gets 100 Continue, then the response")
+    func expectContinue() async throws {
+        var router = HTTPRouter()
+        router.post("/echo") { request in HTTPResponse(body: request.body) }
+        try await withServer(router) { _, port in
+            let (interim, final) = try await blocking {
+                let socket = try RawSocket(port: port)
+                try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+                let interim = String(decoding: try socket.read(through: Array("\r\n\r\n".utf8)), as: UTF8.self)
+                try socket.send("hello")
+                let final = try socket.readResponse()
+                return (interim, "\(final.status) \(String(decoding: final.body, as: UTF8.self))")
+            }
+            #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+            #expect(final == "200 hello")
+        }
+    }
+
+    @Test("a client that leaves while its handler runs is forgotten, and the server carries on")
+    func clientLeavesDuringHandler() async throws {
+        let entered = Signal<Void>()
+        let release = Signal<Void>()
+        let finished = Signal<Void>()
+        var router = HTTPRouter()
+        router.get("/slow") { _ in
+            entered.send(())
+            await release.value
+            finished.send(())
+            return HTTPResponse(body: "too late")
+        }
+        router.get("/fast") { _ in HTTPResponse(body: "fast") }
+        try await withServer(router) { server, port in
+            let socket = try await blocking { () -> RawSocket in
+                let socket = try RawSocket(port: port)
+                try socket.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                return socket
+            }
+            try await withTimeout { await entered.value }
+            socket.abort()
+            release.send(())
+            try await withTimeout { await finished.value }
+            #expect(try await eventually { server.openConnectionCount == 0 })
+            #expect(try await fetch("http://127.0.0.1:\(port)/fast").text == "fast")
+        }
+    }
+
+    @Test("an idle keep-alive connection is closed after the keep-alive timeout")
+    func idleTimeout() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.keepAliveTimeout = .seconds(1)
+        var router = HTTPRouter()
+        router.get("/hello") { _ in HTTPResponse(body: "hello") }
+        try await withServer(router, configuration: configuration) { server, port in
+            let (status, elapsed) = try await blocking {
+                let socket = try RawSocket(port: port)
+                try socket.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                let status = try socket.readResponse().status
+                let start = ContinuousClock.now
+                _ = try socket.readUntilClosed()
+                return (status, ContinuousClock.now - start)
+            }
+            #expect(status == 200)
+            #expect(elapsed >= .milliseconds(900))
+            #expect(elapsed < .seconds(15))
+            #expect(try await eventually { server.openConnectionCount == 0 })
+        }
+    }
+
+    @Test("a handler's large body and file responses are written whole, with ranges for files")
+    func largeHandlerResponses() async throws {
+        let directory = try StaticFixture()
+        let large = (0..<(1 << 20) + 11).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var router = HTTPRouter()
+        router.get("/bytes") { _ in HTTPResponse(headers: ["Content-Type": "application/octet-stream"], body: large) }
+        router.get("/segments/:name") { request in
+            HTTPResponse(body: .file(path: directory.path + "/" + (request.pathParameters["name"] ?? "")))
+        }
+        try await withServer(router) { _, port in
+            let bytes = try await fetch("http://127.0.0.1:\(port)/bytes")
+            #expect(bytes.body == Data(large))
+            let file = try await fetch("http://127.0.0.1:\(port)/segments/large.bin", headers: ["Range": "bytes=1000-"])
+            #expect(file.status == 206)
+            #expect(file.body == directory.contents(of: "large.bin")[1000...])
+            #expect(try await fetch("http://127.0.0.1:\(port)/segments/seg-000.ts").header("Content-Type") == "video/mp2t")
+            #expect(try await fetch("http://127.0.0.1:\(port)/segments/absent.ts").status == 404)
+        }
     }
 }
