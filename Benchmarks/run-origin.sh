@@ -25,7 +25,7 @@ playlist_path="/vod/movie/bob/main.m3u8"
 say() { printf '%s\n' "$*" >&2; }
 fail() { say "run-origin: $*"; exit 1; }
 
-say "== packages (scripts/bootstrap --bench: nginx-light, wrk)"
+say "== packages (scripts/bootstrap --bench: nginx-light, wrk, curl, iproute2)"
 "$root/scripts/bootstrap" --bench >&2
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 [[ -x "$nginx_bin" ]] || fail "nginx not found"
