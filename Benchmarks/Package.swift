@@ -14,6 +14,7 @@ let strictSettings: [SwiftSetting] = [
 ///
 ///     swift build -c release --package-path Benchmarks
 ///     Benchmarks/run-parse.sh
+///     Benchmarks/run-origin.sh
 let package = Package(
     name: "InterludeBenchmarks",
     dependencies: [
@@ -29,6 +30,16 @@ let package = Package(
                 "CHeapStatistics",
                 .product(name: "HLSPlaylist", package: "Interlude"),
                 .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "MediaTime", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "origin-bench",
+            dependencies: [
+                .product(name: "NetworkIO", package: "Interlude"),
+                .product(name: "StreamOrigin", package: "Interlude"),
+                .product(name: "HLSPlaylist", package: "Interlude"),
                 .product(name: "MediaTime", package: "Interlude"),
             ],
             swiftSettings: strictSettings

@@ -71,7 +71,29 @@ public final class HTTPServer: Sendable {
         if isShutdownRequested || Task.isCancelled { loop.post(.shutdown(gracePeriod: configuration.shutdownGracePeriod)) }
 
         await withTaskCancellationHandler {
+            // WebSocket handlers get a group of their own. The Swift 6.3 runtime unlinks a
+            // finished child by walking its group's list of children from the oldest, and
+            // WebSocket handlers are the oldest and can number thousands: in one shared group,
+            // every request handler would pay O(open WebSockets) when it finishes (with 10,000
+            // held, more CPU than the request itself; Benchmarks/run-origin.sh).
+            let sessions = ServerEventChannel()
             await withDiscardingTaskGroup { group in
+                group.addTask {
+                    await withDiscardingTaskGroup { webSockets in
+                        while let event = await sessions.next() {
+                            guard case .webSocket(let connection, let handler) = event else { continue }
+                            webSockets.addTask {
+                                do {
+                                    try await handler(connection)
+                                    await connection.close()
+                                } catch {
+                                    await connection.close(code: .internalServerError, reason: "handler failed")
+                                }
+                            }
+                        }
+                        webSockets.cancelAll()
+                    }
+                }
                 // Not `for await` over an AsyncStream: that ends as soon as this task is
                 // cancelled, stranding requests the service thread already handed over, and
                 // the shutdown would then wait out its whole grace period for them.
@@ -82,18 +104,12 @@ public final class HTTPServer: Sendable {
                             let (response, error) = await Self.respond(to: request, with: handler)
                             loop.post(.respond(id: id, response: response, error: error))
                         }
-                    case .webSocket(let connection, let handler):
-                        group.addTask {
-                            do {
-                                try await handler(connection)
-                                await connection.close()
-                            } catch {
-                                await connection.close(code: .internalServerError, reason: "handler failed")
-                            }
-                        }
+                    case .webSocket:
+                        sessions.send(event)
                     }
                 }
                 // The service thread has stopped; whatever still runs can only be dropped.
+                sessions.finish()
                 group.cancelAll()
             }
         } onCancel: {

@@ -38,7 +38,15 @@ public final class OriginServer: Sendable {
 
     /// The routes: every path and method goes to the origin, which answers unknown paths with its
     /// own JSON 404 and other methods with 405.
-    static func router(for origin: Origin, wallClock: @escaping @Sendable () -> PlaylistDate, fallbackBaseURL: String) -> HTTPRouter {
+    ///
+    /// Public so that a program can serve the origin from its own ``HTTPServer`` next to other
+    /// endpoints on the same port, for example a WebSocket route (``HTTPRouter`` matches WebSocket
+    /// upgrades apart from the HTTP routes, so the origin's catch-all does not hide them).
+    ///
+    /// - Parameters:
+    ///   - wallClock: the current date, read once per request.
+    ///   - fallbackBaseURL: the base of asset-list URIs for a request without a `Host` header.
+    public static func router(for origin: Origin, wallClock: @escaping @Sendable () -> PlaylistDate, fallbackBaseURL: String) -> HTTPRouter {
         let handler: HTTPRouter.Handler = { request in
             var query: [String: String] = [:]
             for item in request.queryItems { query[item.name] = item.value }
