@@ -46,11 +46,17 @@ extension Origin {
                     throw OriginError(.malformedRequest, "\(name) must be a non-negative integer, not \"\(value)\"")
                 }
             }
-            let playlist = try mediaPlaylist(kind: kind, streamID: stream, viewerID: viewer, at: now, deltaUpdate: deltaUpdate)
-            return Self.ok(OriginResponse.playlistContentType, cache: kind == .live ? "no-cache" : "max-age=60", Array(playlist.canonicalText().utf8))
+            func render() throws(OriginError) -> [UInt8] {
+                Array(try mediaPlaylist(kind: kind, streamID: stream, viewerID: viewer, at: now, deltaUpdate: deltaUpdate).canonicalText().utf8)
+            }
+            // A VOD playlist depends on the stream and the viewer only; a live one on the clock too.
+            let body = kind == .vod ? try rendered.bytes(for: "vod/\(stream)/\(viewer)", render: render) : try render()
+            return Self.ok(OriginResponse.playlistContentType, cache: kind == .live ? "no-cache" : "max-age=60", body)
         case .multivariantPlaylist(let kind, let stream, let viewer):
-            let playlist = try multivariantPlaylist(kind: kind, streamID: stream, viewerID: viewer)
-            return Self.ok(OriginResponse.playlistContentType, cache: "max-age=60", Array(playlist.canonicalText().utf8))
+            let body = try rendered.bytes(for: "multivariant/\(kind)/\(stream)/\(viewer)") { () throws(OriginError) -> [UInt8] in
+                Array(try multivariantPlaylist(kind: kind, streamID: stream, viewerID: viewer).canonicalText().utf8)
+            }
+            return Self.ok(OriginResponse.playlistContentType, cache: "max-age=60", body)
         case .assetList(let stream, let viewer, let breakID):
             if let interstitialID = query["_HLS_interstitial_id"], interstitialID != breakID {
                 throw OriginError(.malformedRequest, "_HLS_interstitial_id \"\(interstitialID)\" does not name the break \"\(breakID)\" of the path")

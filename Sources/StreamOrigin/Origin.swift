@@ -31,6 +31,8 @@ public struct Origin: Sendable {
     public let liveStartDate: PlaylistDate
     /// Each stream's segment grid, by stream identifier.
     let grids: [String: StreamGrid]
+    /// Playlists that do not change with time, rendered once.
+    package let rendered = RenderedPlaylists()
 
     /// An origin serving `configuration` from `library`.
     ///
