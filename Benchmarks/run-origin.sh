@@ -290,7 +290,7 @@ echo "nginx: worker_processes 1 (one single-threaded worker). interlude: one lib
 echo
 printf '%-48s %9s %8s %8s %12s   %s\n' "target" "req/s" "p50 ms" "p99 ms" "CPU us/req" "runs (req/s)"
 nginx_rps="$(row "nginx, static file" nginx)"
-interlude_rps="$(row "interlude origin, personalised (rendered)" interlude)"
+interlude_rps="$(row "interlude origin, personalised (per viewer)" interlude)"
 if [[ "$baselines" == 1 ]]; then
     row "  NetworkIO file route, same bytes" file >/dev/null
     row "  NetworkIO constant handler, same bytes" constant >/dev/null
@@ -308,5 +308,5 @@ echo "CPU us/req: the server process's CPU time (all threads; nginx: master and 
 echo "WebSockets on the origin: $origin_ws_summary"
 if [[ "$baselines" == 1 ]]; then
     echo "WebSockets on the baseline: $baseline_ws_summary"
-    echo "Origin.respond alone for $playlist_path, one thread, no network: $render_median us median ($render_min us best)"
+    echo "Origin.respond alone for $playlist_path, one thread, no network: $render_median us median ($render_min us best); a VOD playlist is rendered once per viewer and kept, live ones on every request"
 fi
