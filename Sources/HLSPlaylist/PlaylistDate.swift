@@ -68,6 +68,15 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
     /// The canonical text: `YYYY-MM-DDThh:mm:ss.sssZ` in the original zone when one was given,
     /// with millisecond precision unless finer digits are needed.
     public var iso8601String: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendISO8601(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes ``iso8601String`` into `bytes` without making a `String` (the serializer writes one per
+    /// dated segment).
+    func appendISO8601(to bytes: inout [UInt8]) {
         let offset = Int64(timeZoneOffsetSeconds ?? 0)
         let local = nanosecondsSince1970 + offset * 1_000_000_000
         var seconds = local / 1_000_000_000
@@ -83,22 +92,55 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
             days -= 1
         }
         let (year, month, day) = Self.civil(fromDays: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        func digits(_ value: Int64, _ width: Int) {
+            if value < 0 {
+                bytes.append(UInt8(ascii: "-"))
+                digits(-value, width)
+                return
+            }
+            var divisor: Int64 = 1
+            var count = 1
+            while value / divisor >= 10 {
+                divisor *= 10
+                count += 1
+            }
+            for _ in count..<max(count, width) { bytes.append(UInt8(ascii: "0")) }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(48 + rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-        text += "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        var fraction = pad(nanos, 9)
-        while fraction.count > 3, fraction.hasSuffix("0") { fraction.removeLast() }
-        text += "." + fraction
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        // Milliseconds at least; finer digits only when they are not zero.
+        var fractionDigits = 9
+        var fraction = nanos
+        while fractionDigits > 3, fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        digits(fraction, fractionDigits)
         if offset == 0 {
-            text += "Z"
+            bytes.append(UInt8(ascii: "Z"))
         } else {
             let magnitude = abs(offset)
-            text += (offset < 0 ? "-" : "+") + "\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
+            bytes.append(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            digits(magnitude / 3600, 2)
+            bytes.append(UInt8(ascii: ":"))
+            digits(magnitude / 60 % 60, 2)
         }
-        return text
     }
 
     /// Parses `bytes[start..<end]` as an ISO 8601 date-time: `YYYY-MM-DDThh:mm[:ss[.f…]][Z|±hh[:]mm]`.

@@ -7,7 +7,14 @@ extension MediaPlaylist {
     /// - Complexity: O(1) for an unedited parsed playlist (the stored bytes are returned), O(n)
     ///   otherwise.
     public func serialized() -> [UInt8] {
-        source.bytes ?? Array(canonicalText().utf8)
+        source.bytes ?? canonicalBytes()
+    }
+
+    /// ``canonicalText()`` as UTF-8 bytes, without making the `String`.
+    public func canonicalBytes() -> [UInt8] {
+        var out = PlaylistTextWriter(capacity: 64 + segments.count * 64)
+        writeCanonical(to: &out)
+        return out.bytes
     }
 
     /// The playlist written in Interlude's canonical form: header tags in a fixed order, then each
@@ -18,7 +25,10 @@ extension MediaPlaylist {
     ///
     /// - Complexity: O(n) in the size of the output.
     public func canonicalText() -> String {
-        var out = PlaylistTextWriter()
+        String(decoding: canonicalBytes(), as: UTF8.self)
+    }
+
+    func writeCanonical(to out: inout PlaylistTextWriter) {
         out.line("#EXTM3U")
         if let version { out.line("#EXT-X-VERSION:\(version)") }
         if isIndependentSegments { out.line("#EXT-X-INDEPENDENT-SEGMENTS") }
@@ -50,14 +60,14 @@ extension MediaPlaylist {
                 out.tag("EXT-X-MAP", segmentMap.attributes)
                 map = segmentMap
             }
-            if let date = segment.programDateTime { out.line("#EXT-X-PROGRAM-DATE-TIME:\(date.iso8601String)") }
+            if let date = segment.programDateTime { out.programDateTime(date) }
             if segment.bitrateKbps != bitrate, let kbps = segment.bitrateKbps {
                 out.line("#EXT-X-BITRATE:\(kbps)")
                 bitrate = kbps
             }
             if segment.isGap { out.line("#EXT-X-GAP") }
             for part in segment.parts { out.tag("EXT-X-PART", part.attributes) }
-            out.line("#EXTINF:\(Self.extinfText(segment.duration)),\(segment.title ?? "")")
+            out.extinf(segment.duration, title: segment.title)
             if let range = segment.byteRange { out.line("#EXT-X-BYTERANGE:\(range.playlistText)") }
             out.line(segment.uri)
         }
@@ -66,7 +76,6 @@ extension MediaPlaylist {
         for hint in preloadHints { out.tag("EXT-X-PRELOAD-HINT", hint.attributes) }
         for report in renditionReports { out.tag("EXT-X-RENDITION-REPORT", report.attributes) }
         if hasEndList { out.line("#EXT-X-ENDLIST") }
-        return out.text
     }
 
     /// An EXTINF duration: exact, with at least three fractional digits (`6.000`, `9.009`,
@@ -110,17 +119,91 @@ extension MultivariantPlaylist {
 
 /// Accumulates playlist lines.
 struct PlaylistTextWriter {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// The text written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func line(_ line: String) {
-        text += line
-        text += "\n"
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
     }
 
+    /// `#NAME:A=x,B="y"` written straight into the buffer.
     mutating func tag(_ name: String, _ attributes: [Attribute]) {
-        var writer = AttributeWriter()
-        writer.append(contentsOf: attributes)
-        line("#\(name):\(writer.text)")
+        bytes.append(UInt8(ascii: "#"))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        for (index, attribute) in attributes.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: attribute.name.utf8)
+            bytes.append(UInt8(ascii: "="))
+            switch attribute.value {
+            case .quotedString(let text):
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(UInt8(ascii: "\""))
+            case .hexadecimal(let text), .decimal(let text), .enumerated(let text):
+                bytes.append(contentsOf: text.utf8)
+            }
+        }
+        bytes.append(0x0A)
+    }
+
+    /// `#EXT-X-PROGRAM-DATE-TIME:<date>`.
+    mutating func programDateTime(_ date: PlaylistDate) {
+        bytes.append(contentsOf: "#EXT-X-PROGRAM-DATE-TIME:".utf8)
+        date.appendISO8601(to: &bytes)
+        bytes.append(0x0A)
+    }
+
+    /// `#EXTINF:<duration>,<title>`, the duration exact with at least three decimals.
+    mutating func extinf(_ duration: MediaTime, title: String?) {
+        bytes.append(contentsOf: "#EXTINF:".utf8)
+        if !Self.appendDecimal(duration, minimumFractionDigits: 3, to: &bytes) {
+            bytes.append(contentsOf: MediaPlaylist.extinfText(duration).utf8)
+        }
+        bytes.append(UInt8(ascii: ","))
+        if let title { bytes.append(contentsOf: title.utf8) }
+        bytes.append(0x0A)
+    }
+
+    /// Writes a non-negative numeric time whose timescale is a power of ten exactly, with at least
+    /// `minimumFractionDigits` decimals; returns `false` (writing nothing) for any other time.
+    static func appendDecimal(_ time: MediaTime, minimumFractionDigits: Int, to bytes: inout [UInt8]) -> Bool {
+        guard time.isNumeric, time.value >= 0 else { return false }
+        var scale: Int64 = 1
+        var scaleDigits = 0
+        while scale < Int64(time.timescale), scaleDigits < 9 {
+            scale *= 10
+            scaleDigits += 1
+        }
+        guard scale == Int64(time.timescale) else { return false }
+        let whole = time.value / scale
+        var fraction = time.value % scale
+        var digits = scaleDigits
+        while digits > minimumFractionDigits, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        bytes.append(contentsOf: String(whole).utf8)
+        if digits < minimumFractionDigits {
+            for _ in digits..<minimumFractionDigits { fraction *= 10 }
+            digits = minimumFractionDigits
+        }
+        if digits > 0 {
+            bytes.append(UInt8(ascii: "."))
+            var divisor: Int64 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(48 + fraction / divisor))
+                fraction %= divisor
+                divisor /= 10
+            }
+        }
+        return true
     }
 
     mutating func metadata(_ others: [UnknownLine], _ dateRanges: [DateRange], _ markers: [AdMarker]) {

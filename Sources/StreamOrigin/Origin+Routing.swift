@@ -47,7 +47,7 @@ extension Origin {
                 }
             }
             func render() throws(OriginError) -> [UInt8] {
-                Array(try mediaPlaylist(kind: kind, streamID: stream, viewerID: viewer, at: now, deltaUpdate: deltaUpdate).canonicalText().utf8)
+                try mediaPlaylist(kind: kind, streamID: stream, viewerID: viewer, at: now, deltaUpdate: deltaUpdate).canonicalBytes()
             }
             // A VOD playlist depends on the stream and the viewer only; a live one on the clock too.
             let body = kind == .vod ? try rendered.bytes(for: "vod/\(stream)/\(viewer)", render: render) : try render()
@@ -68,7 +68,7 @@ extension Origin {
                                      baseURL: request.baseURL, at: now)
             return Self.ok(OriginResponse.jsonContentType, cache: "no-store", list.jsonBytes())
         case .adPlaylist(let ad):
-            return Self.ok(OriginResponse.playlistContentType, cache: "max-age=3600", Array(try adPlaylist(adID: ad).canonicalText().utf8))
+            return Self.ok(OriginResponse.playlistContentType, cache: "max-age=3600", try adPlaylist(adID: ad).canonicalBytes())
         case .adSegment(let ad, let chunk):
             return Self.ok(OriginResponse.transportStreamContentType, cache: "max-age=86400", try adSegment(adID: ad, chunk: chunk))
         case .contentSegment(let first, let last):
