@@ -254,6 +254,8 @@ extension DateRange {
     public func merging(_ later: DateRange) throws(DateRangeConflict) -> DateRange {
         precondition(later.id == id, "merging date ranges with different IDs")
         if later == self { return self }
+        // The typed union is exact and cheap; the attribute lists below only name the conflict.
+        if let merged = typedMerge(with: later) { return merged }
         let earlierAttributes = attributes
         var merged = earlierAttributes
         for attribute in later.attributes {
@@ -278,7 +280,7 @@ extension DateRange {
         }
     }
 
-    private static func sameValue(_ a: Attribute, _ b: Attribute) -> Bool {
+    static func sameValue(_ a: Attribute, _ b: Attribute) -> Bool {
         if a.value == b.value { return true }
         switch (a.value, b.value) {
         case (.decimal(let x), .decimal(let y)):

@@ -231,6 +231,14 @@ public struct DateRange: Sendable, Hashable {
 
     private var storage = Storage(Values())
 
+    /// The union with a later same-ID tag, typed (see ``merging(_:)``); `nil` on a conflict.
+    func typedMerge(with later: DateRange) -> DateRange? {
+        guard let values = storage.values.merged(with: later.storage.values) else { return nil }
+        var result = self
+        result.storage = Storage(values)
+        return result
+    }
+
     private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
         return body(&storage.values)
@@ -342,5 +350,106 @@ extension DateRange {
         public var boolValue: Bool? { self == .yes ? true : self == .no ? false : nil }
         /// The value.
         public var description: String { rawValue }
+    }
+}
+
+extension DateRange.Values {
+    /// The union of two tags' typed attributes (a later tag with the same ID adds attributes), or
+    /// `nil` when an attribute both carry differs; values compare by meaning (times exactly, dates
+    /// as instants). Client and unknown attributes merge by name.
+    ///
+    /// - Complexity: O(a²) in the number of client attributes, which is small.
+    func merged(with later: DateRange.Values) -> DateRange.Values? {
+        var merged = self
+        if let value = later.className {
+            if let existing = merged.className { if existing != value { return nil } } else { merged.className = value }
+        }
+        if let value = later.startDate {
+            if let existing = merged.startDate { if existing != value { return nil } } else { merged.startDate = value }
+        }
+        if let value = later.cue {
+            if let existing = merged.cue { if existing != value { return nil } } else { merged.cue = value }
+        }
+        if let value = later.endDate {
+            if let existing = merged.endDate { if existing != value { return nil } } else { merged.endDate = value }
+        }
+        if let value = later.duration {
+            if let existing = merged.duration { if existing != value { return nil } } else { merged.duration = value }
+        }
+        if let value = later.plannedDuration {
+            if let existing = merged.plannedDuration { if existing != value { return nil } } else { merged.plannedDuration = value }
+        }
+        if let value = later.endOnNext {
+            if let existing = merged.endOnNext { if existing != value { return nil } } else { merged.endOnNext = value }
+        }
+        if let value = later.scte35Command {
+            if let existing = merged.scte35Command { if existing != value { return nil } } else { merged.scte35Command = value }
+        }
+        if let value = later.scte35Out {
+            if let existing = merged.scte35Out { if existing != value { return nil } } else { merged.scte35Out = value }
+        }
+        if let value = later.scte35In {
+            if let existing = merged.scte35In { if existing != value { return nil } } else { merged.scte35In = value }
+        }
+        if let value = later.assetURI {
+            if let existing = merged.assetURI { if existing != value { return nil } } else { merged.assetURI = value }
+        }
+        if let value = later.assetList {
+            if let existing = merged.assetList { if existing != value { return nil } } else { merged.assetList = value }
+        }
+        if let value = later.resumeOffset {
+            if let existing = merged.resumeOffset { if existing != value { return nil } } else { merged.resumeOffset = value }
+        }
+        if let value = later.playoutLimit {
+            if let existing = merged.playoutLimit { if existing != value { return nil } } else { merged.playoutLimit = value }
+        }
+        if let value = later.snap {
+            if let existing = merged.snap { if existing != value { return nil } } else { merged.snap = value }
+        }
+        if let value = later.restrict {
+            if let existing = merged.restrict { if existing != value { return nil } } else { merged.restrict = value }
+        }
+        if let value = later.timelineOccupies {
+            if let existing = merged.timelineOccupies { if existing != value { return nil } } else { merged.timelineOccupies = value }
+        }
+        if let value = later.timelineStyle {
+            if let existing = merged.timelineStyle { if existing != value { return nil } } else { merged.timelineStyle = value }
+        }
+        if let value = later.contentMayVary {
+            if let existing = merged.contentMayVary { if existing != value { return nil } } else { merged.contentMayVary = value }
+        }
+        if let value = later.skipControlOffset {
+            if let existing = merged.skipControlOffset { if existing != value { return nil } } else { merged.skipControlOffset = value }
+        }
+        if let value = later.skipControlDuration {
+            if let existing = merged.skipControlDuration { if existing != value { return nil } } else { merged.skipControlDuration = value }
+        }
+        if let value = later.skipControlLabelID {
+            if let existing = merged.skipControlLabelID { if existing != value { return nil } } else { merged.skipControlLabelID = value }
+        }
+        if let value = later.preloadURI {
+            if let existing = merged.preloadURI { if existing != value { return nil } } else { merged.preloadURI = value }
+        }
+        if let value = later.preloadTargetID {
+            if let existing = merged.preloadTargetID { if existing != value { return nil } } else { merged.preloadTargetID = value }
+        }
+        if let value = later.preloadTargetClass {
+            if let existing = merged.preloadTargetClass { if existing != value { return nil } } else { merged.preloadTargetClass = value }
+        }
+        for attribute in later.clientAttributes {
+            if let existing = merged.clientAttributes.first(where: { $0.name == attribute.name }) {
+                if !DateRange.sameValue(existing, attribute) { return nil }
+            } else {
+                merged.clientAttributes.append(attribute)
+            }
+        }
+        for attribute in later.unknownAttributes {
+            if let existing = merged.unknownAttributes.first(where: { $0.name == attribute.name }) {
+                if !DateRange.sameValue(existing, attribute) { return nil }
+            } else {
+                merged.unknownAttributes.append(attribute)
+            }
+        }
+        return merged
     }
 }
