@@ -39,11 +39,14 @@ public struct StitchedAds: Sendable, Hashable {
         let timeline = PrimaryTimeline(playlist: playlist)
         var ranges: [MediaTimeRange] = []
         var hasMarkers = false
+        // Where the open break's first segment in this playlist starts, where the break itself
+        // started (earlier, when a live window slid past its CUE-OUT), and how long it lasts.
         var openStart: MediaTime?
+        var podStart: MediaTime?
         var expected: MediaTime?
         for (index, segment) in playlist.segments.enumerated() {
             let start = timeline.segmentStarts[index]
-            if let open = openStart, let expected, !(start - open < expected) {
+            if let open = openStart, let pod = podStart, let expected, !(start - pod < expected) {
                 ranges.append(MediaTimeRange(start: open, end: start))
                 openStart = nil
             }
@@ -53,13 +56,24 @@ public struct StitchedAds: Sendable, Hashable {
                     hasMarkers = true
                     if let open = openStart, open < start { ranges.append(MediaTimeRange(start: open, end: start)) }
                     openStart = start
+                    podStart = start
                     expected = duration
+                case .cueOutContinuation(let elapsed, let duration, _):
+                    hasMarkers = true
+                    // A break in progress whose CUE-OUT is no longer in the playlist (the live
+                    // window slid past it): it covers this segment on, and ends `duration` after
+                    // it began, `elapsed` before this segment.
+                    if openStart == nil {
+                        openStart = start
+                        podStart = start - (elapsed ?? .zero)
+                        expected = duration
+                    }
                 case .cueIn:
                     hasMarkers = true
                     if let open = openStart, open < start { ranges.append(MediaTimeRange(start: open, end: start)) }
                     openStart = nil
                     expected = nil
-                case .cueOutContinuation, .oatclsSCTE35:
+                case .oatclsSCTE35:
                     hasMarkers = true
                 }
             }
@@ -71,7 +85,7 @@ public struct StitchedAds: Sendable, Hashable {
             }
         }
         if let open = openStart, open < timeline.end {
-            let end = expected.map { MediaTime.min(timeline.end, Self.boundary(atOrAfter: open + $0, in: timeline)) } ?? timeline.end
+            let end = expected.map { MediaTime.min(timeline.end, Self.boundary(atOrAfter: (podStart ?? open) + $0, in: timeline)) } ?? timeline.end
             ranges.append(MediaTimeRange(start: open, end: end))
         }
         if !hasMarkers {

@@ -117,3 +117,33 @@ struct StitchedAdsTests {
         #expect(ads.contentDuration == time("40"))
     }
 }
+
+@Suite("Stitched ads in a live window that slid past the CUE-OUT")
+struct StitchedAdsContinuationTests {
+    static func window(_ lines: [String]) -> MediaPlaylist {
+        try! MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:100\n" + lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test("a break in progress at the window's start is found from EXT-X-CUE-OUT-CONT and ends at its CUE-IN")
+    func continuationThenCueIn() {
+        let playlist = Self.window([
+            "#EXT-X-CUE-OUT-CONT:ElapsedTime=8,Duration=20", "#EXTINF:4,", "ad-2.ts",
+            "#EXT-X-CUE-OUT-CONT:ElapsedTime=12,Duration=20", "#EXTINF:4,", "ad-3.ts",
+            "#EXT-X-CUE-OUT-CONT:ElapsedTime=16,Duration=20", "#EXTINF:4,", "ad-4.ts",
+            "#EXT-X-CUE-IN", "#EXTINF:4,", "c1.ts", "#EXTINF:4,", "c2.ts",
+        ])
+        let ads = StitchedAds(playlist: playlist)
+        #expect(ads.ranges == [MediaTimeRange(start: .zero, end: MediaTime(seconds: 12))])
+        #expect(ads.contentTime(forItemTime: MediaTime(seconds: 14)) == MediaTime(seconds: 2))
+    }
+
+    @Test("without a CUE-IN the break ends its duration after it began, before the window")
+    func continuationWithoutCueIn() {
+        let playlist = Self.window([
+            "#EXT-X-CUE-OUT-CONT:8/20", "#EXTINF:4,", "ad-2.ts",
+            "#EXTINF:4,", "ad-3.ts", "#EXTINF:4,", "ad-4.ts", "#EXTINF:4,", "c1.ts", "#EXTINF:4,", "c2.ts",
+        ])
+        // The break began 8 s before the window and lasts 20 s: it covers the first 12 s.
+        #expect(StitchedAds(playlist: playlist).ranges == [MediaTimeRange(start: .zero, end: MediaTime(seconds: 12))])
+    }
+}
