@@ -29,6 +29,11 @@ let package = Package(
         .target(name: "MediaProbe", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
+        .target(
+            name: "PlayerEngine",
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
+            swiftSettings: strictSettings
+        ),
         .systemLibrary(
             name: "CLibWebSockets",
             path: "Sources/CLibWebSockets",
@@ -63,6 +68,11 @@ let package = Package(
             name: "HLSPlaylistTests",
             dependencies: ["HLSPlaylist", "MediaTime", "TestSupport"],
             resources: [.copy("Corpus")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlayerEngineTests",
+            dependencies: ["PlayerEngine", "HLSPlaylist", "MediaTime", "VirtualTime", "NetworkIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
