@@ -1,0 +1,96 @@
+import MediaTime
+
+/// The playhead's position as a function of host time: an anchor (item time at a host time) and a
+/// rate, re-anchored on every rate change and seek so that time never drifts (pure value).
+///
+/// Host times are offsets on the player's injected clock (a `Duration` since its zero); item times
+/// are exact. A rate is exact too: ``rate`` is stored as a fraction (``rateNumerator`` /
+/// ``rateDenominator``), so 1.05× moves exactly 21 seconds of media per 20 seconds of host time.
+///
+///     var clock = MediaClock()
+///     clock.setRate(1, atHost: .seconds(10))
+///     clock.itemTime(atHost: .seconds(12.5))   // 2.5
+public struct MediaClock: Sendable, Hashable {
+    /// The item time at ``anchorHost``.
+    public private(set) var anchorItem: MediaTime
+    /// The host time of the anchor.
+    public private(set) var anchorHost: Duration
+    /// The rate's numerator (0 when paused).
+    public private(set) var rateNumerator: Int64
+    /// The rate's denominator (positive).
+    public private(set) var rateDenominator: Int64
+
+    /// A clock paused at `item`.
+    public init(item: MediaTime = .zero, host: Duration = .zero) {
+        anchorItem = item
+        anchorHost = host
+        rateNumerator = 0
+        rateDenominator = 1
+    }
+
+    /// The rate as a number (0 paused, 1 normal speed).
+    public var rate: Double { Double(rateNumerator) / Double(rateDenominator) }
+
+    /// The item time at a host time (never before the anchor when playing forward).
+    public func itemTime(atHost host: Duration) -> MediaTime {
+        guard rateNumerator != 0 else { return anchorItem }
+        let elapsed = Self.mediaTime(host - anchorHost)
+        let advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator) ?? .zero
+        return anchorItem + advanced
+    }
+
+    /// Changes the rate at `host`, keeping the position continuous.
+    public mutating func setRate(_ rate: Double, atHost host: Duration) {
+        let (numerator, denominator) = Self.fraction(rate)
+        setRate(numerator: numerator, denominator: denominator, atHost: host)
+    }
+
+    /// Changes the rate to the exact fraction `numerator / denominator` at `host`.
+    public mutating func setRate(numerator: Int64, denominator: Int64, atHost host: Duration) {
+        precondition(denominator > 0, "a rate's denominator must be positive")
+        anchorItem = itemTime(atHost: host)
+        anchorHost = host
+        rateNumerator = numerator
+        rateDenominator = denominator
+    }
+
+    /// Moves the playhead to `item` at `host`, keeping the rate.
+    public mutating func seek(to item: MediaTime, atHost host: Duration) {
+        anchorItem = item
+        anchorHost = host
+    }
+
+    /// The host time at which the playhead reaches `item`, or `nil` if it never will (paused, or
+    /// moving away from it). Used to schedule boundary observers and the moment the buffer runs dry.
+    public func hostTime(whenItemReaches item: MediaTime) -> Duration? {
+        guard rateNumerator != 0 else { return nil }
+        let distance = item - anchorItem
+        if distance.isZero { return anchorHost }
+        guard (distance.isNegative) == (rateNumerator < 0) else { return nil }
+        guard let hostDelta = distance.multiplied(byRatio: rateDenominator, rateNumerator),
+            let nanoseconds = hostDelta.converted(toTimescale: 1_000_000_000)?.value
+        else { return nil }
+        // Round up so that at the returned host time the item time has been reached.
+        let exact = MediaTime(value: nanoseconds, timescale: 1_000_000_000)
+        let adjust: Int64 = exact < hostDelta ? 1 : 0
+        return anchorHost + .nanoseconds(nanoseconds + adjust)
+    }
+
+    /// A `Duration` as an exact media time (nanosecond resolution).
+    static func mediaTime(_ duration: Duration) -> MediaTime {
+        let (seconds, attoseconds) = duration.components
+        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
+    }
+
+    /// A rate as a fraction with a denominator up to a million (exact for rates written with up to
+    /// six decimals, such as 1.05 or 0.5).
+    static func fraction(_ rate: Double) -> (Int64, Int64) {
+        guard rate.isFinite else { return (0, 1) }
+        let denominator: Int64 = 1_000_000
+        let numerator = Int64((rate * Double(denominator)).rounded())
+        var (a, b) = (abs(numerator), denominator)
+        while b != 0 { (a, b) = (b, a % b) }
+        let divisor = max(a, 1)
+        return (numerator / divisor, denominator / divisor)
+    }
+}
