@@ -187,7 +187,7 @@ struct MediaContext {
     static let knownKeyMethods: Set<String> = ["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR", "AES-256-GCM"]
 
     mutating func checkMediaRules() {
-        checkSingletonTags()
+        findings.reportRepeats(of: Self.singletonTags)
         checkTargetDuration()
         checkSequenceTags()
         checkByteRanges()
@@ -223,18 +223,6 @@ struct MediaContext {
 
     // MARK: Header tags
 
-    mutating func checkSingletonTags() {
-        guard let source else { return }
-        for name in Self.singletonTags {
-            let lines = source.occurrences(of: name)
-            for line in lines.dropFirst() {
-                findings.report(
-                    .tagRepeated, line: line,
-                    "#\(name) appears again (first on line \(lines[0])); a playlist may contain it at most once, so remove the repeat"
-                )
-            }
-        }
-    }
 
     /// Rounds half up, as "rounded to the nearest integer" (§4.4.3.1) reads.
     static func roundedSeconds(_ duration: MediaTime) -> Int64 {
@@ -308,7 +296,7 @@ struct MediaContext {
         let segments = playlist.segments
         for (index, segment) in segments.enumerated() {
             guard let range = segment.byteRange else { continue }
-            addRequirement(4, "EXT-X-BYTERANGE", line: line(ofTag: "EXT-X-BYTERANGE", forSegment: index))
+            requirements.add(4, "EXT-X-BYTERANGE", line: line(ofTag: "EXT-X-BYTERANGE", forSegment: index))
             // The first segment of a delta update follows a skipped one, which the client has.
             guard range.offset == nil, !(index == 0 && playlist.skip != nil) else { continue }
             let previous = index > 0 ? segments[index - 1] : nil
@@ -387,11 +375,11 @@ struct MediaContext {
                         + (method == "AES-256-GCM" ? " (each AES-256-GCM segment carries its IV)" : "")
                 )
             }
-            addRequirement(2, "the IV attribute of EXT-X-KEY", line: line)
+            requirements.add(2, "the IV attribute of EXT-X-KEY", line: line)
         }
-        if key.method == .sampleAES { addRequirement(5, "EXT-X-KEY:METHOD=SAMPLE-AES", line: line) }
+        if key.method == .sampleAES { requirements.add(5, "EXT-X-KEY:METHOD=SAMPLE-AES", line: line) }
         if key.keyFormat != nil || key.keyFormatVersions != nil {
-            addRequirement(5, "the KEYFORMAT and KEYFORMATVERSIONS attributes of EXT-X-KEY", line: line)
+            requirements.add(5, "the KEYFORMAT and KEYFORMATVERSIONS attributes of EXT-X-KEY", line: line)
         }
     }
 
@@ -401,9 +389,9 @@ struct MediaContext {
             guard let map = segment.map, index == 0 || segments[index - 1].map != map else { continue }
             let mapLine = line(ofTag: "EXT-X-MAP", forSegment: index)
             if playlist.isIFramesOnly {
-                addRequirement(5, "EXT-X-MAP in an EXT-X-I-FRAMES-ONLY playlist", line: mapLine)
+                requirements.add(5, "EXT-X-MAP in an EXT-X-I-FRAMES-ONLY playlist", line: mapLine)
             } else {
-                addRequirement(6, "EXT-X-MAP", line: mapLine)
+                requirements.add(6, "EXT-X-MAP", line: mapLine)
             }
             if let range = map.byteRange, range.offset == nil {
                 findings.report(
@@ -594,9 +582,9 @@ struct MediaContext {
                 )
             }
             if skip.recentlyRemovedDateRanges != nil {
-                addRequirement(10, "EXT-X-SKIP with RECENTLY-REMOVED-DATERANGES", line: skipLine)
+                requirements.add(10, "EXT-X-SKIP with RECENTLY-REMOVED-DATERANGES", line: skipLine)
             } else {
-                addRequirement(9, "EXT-X-SKIP", line: skipLine)
+                requirements.add(9, "EXT-X-SKIP", line: skipLine)
             }
         }
     }
@@ -619,26 +607,22 @@ struct MediaContext {
 
     // MARK: Version
 
-    mutating func addRequirement(_ version: Int, _ feature: String, line: Int?) {
-        guard !requirements.contains(where: { $0.feature == feature }) else { return }
-        requirements.append(VersionRequirement(version: version, feature: feature, line: line))
-    }
 
     mutating func checkVersion() {
         if playlist.isIFramesOnly {
-            addRequirement(4, "EXT-X-I-FRAMES-ONLY", line: line(ofHeaderTag: "EXT-X-I-FRAMES-ONLY"))
+            requirements.add(4, "EXT-X-I-FRAMES-ONLY", line: line(ofHeaderTag: "EXT-X-I-FRAMES-ONLY"))
         }
         if let source {
             for index in playlist.segments.indices {
                 let extinf = source.lines(ofTag: "EXTINF", in: source.window(beforeSegment: index)).last
                 let value = extinf.flatMap { source.tagValue(atLine: $0) }?.prefix { $0 != "," }
                 if let value, value.contains(".") {
-                    addRequirement(3, "a floating-point EXTINF duration (\(value))", line: extinf)
+                    requirements.add(3, "a floating-point EXTINF duration (\(value))", line: extinf)
                     break
                 }
             }
         } else if let segment = playlist.segments.first(where: { !PlaylistValidator.isWholeSeconds($0.duration) }) {
-            addRequirement(3, "a floating-point EXTINF duration (\(segment.duration))", line: nil)
+            requirements.add(3, "a floating-point EXTINF duration (\(segment.duration))", line: nil)
         }
         requirements.append(
             contentsOf: PlaylistValidator.definitionRequirements(playlist.definitions, source: source, playlistLine: findings.playlistLine)
@@ -679,6 +663,14 @@ struct VersionRequirement {
     var version: Int
     var feature: String
     var line: Int?
+}
+
+extension [VersionRequirement] {
+    /// Records that `feature` needs `version`, once per feature (the first occurrence's line).
+    mutating func add(_ version: Int, _ feature: String, line: Int?) {
+        guard !contains(where: { $0.feature == feature }) else { return }
+        append(VersionRequirement(version: version, feature: feature, line: line))
+    }
 }
 
 extension PlaylistValidator {

@@ -119,7 +119,7 @@ struct MultivariantContext {
     static let renditionTypes: Set<String> = ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"]
 
     mutating func checkMultivariantRules() {
-        checkSingletonTags()
+        findings.reportRepeats(of: Self.singletonTags)
         checkRenditions()
         checkVariants()
         checkIFrameStreams()
@@ -138,23 +138,7 @@ struct MultivariantContext {
         return Int(recorded[index])
     }
 
-    mutating func addRequirement(_ version: Int, _ feature: String, line: Int?) {
-        guard !requirements.contains(where: { $0.feature == feature }) else { return }
-        requirements.append(VersionRequirement(version: version, feature: feature, line: line))
-    }
 
-    mutating func checkSingletonTags() {
-        guard let source else { return }
-        for name in Self.singletonTags {
-            let lines = source.occurrences(of: name)
-            for line in lines.dropFirst() {
-                findings.report(
-                    .tagRepeated, line: line,
-                    "#\(name) appears again (first on line \(lines[0])); a playlist may contain it at most once, so remove the repeat"
-                )
-            }
-        }
-    }
 
     static func isLegalStableID(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.allSatisfy { byte in
@@ -209,7 +193,7 @@ struct MultivariantContext {
                                 + "\"SERVICE1\"…\"SERVICE63\""
                         )
                     } else if instream.hasPrefix("SERVICE") {
-                        addRequirement(7, "INSTREAM-ID=\"SERVICEn\"", line: line)
+                        requirements.add(7, "INSTREAM-ID=\"SERVICEn\"", line: line)
                     }
                 } else {
                     findings.report(
@@ -225,7 +209,7 @@ struct MultivariantContext {
                         "INSTREAM-ID=\"\(instream)\" of \(type) rendition \(name) may contain only A-Z, a-z, 0-9 and '.'"
                     )
                 }
-                addRequirement(13, "INSTREAM-ID in a TYPE=\(type) rendition", line: line)
+                requirements.add(13, "INSTREAM-ID in a TYPE=\(type) rendition", line: line)
             }
             if type == "SUBTITLES", rendition.uri == nil {
                 findings.report(
@@ -305,7 +289,7 @@ struct MultivariantContext {
 
     mutating func checkRequiredAttributes(_ stream: StreamAttributes, line: Int?) {
         if stream.requiredVideoLayout != nil || stream.otherAttributes.contains(where: { $0.name.hasPrefix("REQ-") }) {
-            addRequirement(12, "an attribute whose name starts with REQ-", line: line)
+            requirements.add(12, "an attribute whose name starts with REQ-", line: line)
         }
     }
 

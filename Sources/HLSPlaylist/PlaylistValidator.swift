@@ -220,6 +220,20 @@ struct Findings {
         diagnostics.append(PlaylistDiagnostic(ruleID: rule.id, severity: rule.severity, line: line, column: column, message: message))
     }
 
+    /// Reports every repeat of a tag that may appear at most once (playlist.tag-repeated).
+    mutating func reportRepeats(of names: [String]) {
+        guard let source else { return }
+        for name in names {
+            let lines = source.occurrences(of: name)
+            for line in lines.dropFirst() {
+                report(
+                    .tagRepeated, line: line,
+                    "#\(name) appears again (first on line \(lines[0])); a playlist may contain it at most once, so remove the repeat"
+                )
+            }
+        }
+    }
+
     /// The line of a playlist-wide finding: the `#EXTM3U` line when the playlist has a source.
     var playlistLine: Int? { source == nil ? nil : 1 }
 }
