@@ -125,8 +125,6 @@ struct CommandSpec: Sendable {
                 parsed.positionals.append(argument)
             }
         }
-        let required = arguments.count
-        _ = required
         let minimum = self.arguments.filter { !$0.isOptional }.count
         let isVariadic = self.arguments.last?.isVariadic == true
         if parsed.positionals.count < minimum {

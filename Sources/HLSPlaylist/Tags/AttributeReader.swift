@@ -159,12 +159,6 @@ struct AttributeReader {
         return try Self.date(name, value)
     }
 
-    /// A comma-separated enumerated-string-list inside a quoted string.
-    mutating func list(_ name: String) throws(AttributeError) -> [String]? {
-        guard let text = try quotedString(name) else { return nil }
-        return Self.splitList(text)
-    }
-
     /// Splits `"A,B, C"` into `["A", "B", "C"]`, dropping empty items and surrounding spaces.
     static func splitList(_ text: String) -> [String] {
         if !text.utf8.contains(UInt8(ascii: ",")), !text.utf8.contains(UInt8(ascii: " ")) {
@@ -228,11 +222,6 @@ struct AttributeWriter {
     }
     mutating func append(contentsOf other: [Attribute]) {
         attributes.append(contentsOf: other)
-    }
-
-    /// `NAME=value,NAME=value`.
-    var text: String {
-        attributes.map { "\($0.name)=\($0.value.playlistText)" }.joined(separator: ",")
     }
 }
 
