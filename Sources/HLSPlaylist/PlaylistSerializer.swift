@@ -91,12 +91,17 @@ extension MultivariantPlaylist {
     /// The playlist's text: the bytes it was parsed from when it has not been edited since, else
     /// ``canonicalText()``.
     public func serialized() -> [UInt8] {
-        source.bytes ?? Array(canonicalText().utf8)
+        source.bytes ?? canonicalBytes()
     }
 
     /// The playlist in canonical form: header, definitions, session data and keys, content
     /// steering, renditions, variants with their URIs, I-frame streams, then unknown lines.
     public func canonicalText() -> String {
+        String(decoding: canonicalBytes(), as: UTF8.self)
+    }
+
+    /// ``canonicalText()`` as UTF-8 bytes, without making the `String`.
+    public func canonicalBytes() -> [UInt8] {
         var out = PlaylistTextWriter()
         out.line("#EXTM3U")
         if let version { out.line("#EXT-X-VERSION:\(version)") }
@@ -113,7 +118,7 @@ extension MultivariantPlaylist {
         }
         for stream in iFrameStreams { out.tag("EXT-X-I-FRAME-STREAM-INF", stream.attributes) }
         for line in otherLines { out.line(line.text) }
-        return out.text
+        return out.bytes
     }
 }
 
@@ -122,9 +127,6 @@ struct PlaylistTextWriter {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
-
-    /// The text written so far.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func line(_ line: String) {
         bytes.append(contentsOf: line.utf8)

@@ -54,7 +54,7 @@ extension Origin {
             return Self.ok(OriginResponse.playlistContentType, cache: kind == .live ? "no-cache" : "max-age=60", body)
         case .multivariantPlaylist(let kind, let stream, let viewer):
             let body = try rendered.bytes(for: "multivariant/\(kind)/\(stream)/\(viewer)") { () throws(OriginError) -> [UInt8] in
-                Array(try multivariantPlaylist(kind: kind, streamID: stream, viewerID: viewer).canonicalText().utf8)
+                try multivariantPlaylist(kind: kind, streamID: stream, viewerID: viewer).canonicalBytes()
             }
             return Self.ok(OriginResponse.playlistContentType, cache: "max-age=60", body)
         case .assetList(let stream, let viewer, let breakID):
