@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "MediaProbe", targets: ["MediaProbe"]),
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
+        .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+        .library(name: "GroupPlayback", targets: ["GroupPlayback"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
         .executable(name: "interlude", targets: ["interlude"]),
@@ -32,6 +34,11 @@ let package = Package(
         .target(
             name: "PlayerEngine",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GroupPlayback",
+            dependencies: ["MediaTime", "HLSInterstitials"],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -79,6 +86,11 @@ let package = Package(
             name: "HLSInterstitialsTests",
             dependencies: ["HLSInterstitials", "HLSPlaylist", "MediaTime", "InterludeCommandLine", "TestSupport"],
             exclude: ["Scenarios"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupPlaybackTests",
+            dependencies: ["GroupPlayback", "MediaTime", "VirtualTime", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
