@@ -1,8 +1,6 @@
-import MediaTime
-
 extension MediaTime {
     /// ⌊self ÷ unit⌋ for a positive `unit`: how many whole units fit (negative below zero).
-    func floorQuotient(dividingBy unit: MediaTime) -> Int64 {
+    public func floorQuotient(dividingBy unit: MediaTime) -> Int64 {
         let numerator = Int128(value) * Int128(unit.timescale)
         let denominator = Int128(unit.value) * Int128(timescale)
         precondition(denominator > 0, "dividing by a time that is not positive")
@@ -12,17 +10,17 @@ extension MediaTime {
     }
 
     /// ⌈self ÷ unit⌉ for a positive `unit`.
-    func ceilingQuotient(dividingBy unit: MediaTime) -> Int64 {
+    public func ceilingQuotient(dividingBy unit: MediaTime) -> Int64 {
         let floor = floorQuotient(dividingBy: unit)
         return unit * floor == self ? floor : floor + 1
     }
 
     /// self ÷ unit when it is a whole number, else `nil`.
-    func exactQuotient(dividingBy unit: MediaTime) -> Int64? {
+    public func exactQuotient(dividingBy unit: MediaTime) -> Int64? {
         let floor = floorQuotient(dividingBy: unit)
         return unit * floor == self ? floor : nil
     }
 
     /// The smallest whole number of seconds not below this time, as EXT-X-TARGETDURATION needs.
-    var ceilingSeconds: Int { Int(ceilingQuotient(dividingBy: MediaTime(seconds: 1))) }
+    public var ceilingSeconds: Int { Int(ceilingQuotient(dividingBy: MediaTime(seconds: 1))) }
 }

@@ -1,0 +1,378 @@
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+
+extension PlaybackMachine {
+    // MARK: The event controller
+
+    /// Every event: the playlist's, then the app's that the playlist does not define.
+    var mergedEvents: [InterstitialEvent] {
+        guard !clientEvents.isEmpty else { return playlistEvents }
+        let ids = Set(playlistEvents.map(\.identifier))
+        return playlistEvents + clientEvents.filter { !ids.contains($0.identifier) }
+    }
+
+    /// Rebuilds the schedule after a reload, an asset list, a played-once event or new client
+    /// events, and reports what changed.
+    mutating func refreshSchedule() {
+        guard let timeline = primary?.timeline else { return }
+        let events = mergedEvents
+        let previousIDs = playlistEventsSeen
+        var once = playedOnce
+        if let playing = current { once.remove(playing.scheduled.id) }
+        let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
+        schedule = updated
+        let ids = events.map(\.identifier)
+        if ids != previousIDs {
+            playlistEventsSeen = ids
+            emit(.interstitialEventsChanged(ids: ids))
+        }
+        let segments = IntegratedTimeline.Snapshot(schedule: updated).segments
+        if segments != lastSegments {
+            let hadSegments = !lastSegments.isEmpty
+            lastSegments = segments
+            if hadSegments { emit(.timelineChanged(reasons: [.segmentsChanged])) }
+        }
+    }
+
+    /// Asks for the asset lists of breaks coming within the lead time.
+    mutating func requestAssetListsAhead() {
+        guard let schedule else { return }
+        let anchor = current == nil ? primaryPosition : primaryAnchor
+        let lead = configuration.assetListLead
+        for scheduled in schedule.breaks where scheduled.event.assetListURI != nil {
+            guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
+            guard !(anchor < scheduled.start - lead) else { break }
+            var joinOffset: MediaTime?
+            if primary?.isLive == true, scheduled.start < anchor { joinOffset = anchor - scheduled.start }
+            requestAssetList(scheduled.event, startOffset: joinOffset)
+        }
+    }
+
+    mutating func requestAssetList(_ event: InterstitialEvent, startOffset: MediaTime?) {
+        guard let uri = event.assetListURI, assetListRequests[event.identifier] == nil else { return }
+        let base = primary?.mediaURL ?? primary?.rootURL
+        let url = InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID, startOffset: startOffset)
+        assetListRequests[event.identifier] = request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
+    }
+
+    mutating func assetListArrived(eventID: String, state: InterstitialSchedule.AssetListState) {
+        assetLists[eventID] = state
+        switch state {
+        case .resolved(let list): emit(.assetListResponse(eventID: eventID, status: .available(assets: list.assets.count)))
+        case .failed(let reason): emit(.assetListResponse(eventID: eventID, status: .failed(reason)))
+        case .pending: break
+        }
+        refreshSchedule()
+        if current?.scheduled.id == eventID, current?.assets == nil {
+            if let scheduled = schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
+            resolveAssets()
+        }
+    }
+
+    // MARK: The interstitial player
+
+    mutating func enterBreak(_ scheduled: InterstitialSchedule.Break, offset: MediaTime) {
+        consumed.insert(scheduled.id)
+        if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
+        var playing = BreakPlayback(scheduled: scheduled)
+        playing.entryOffset = offset
+        playing.thenPosition = pendingThen
+        pendingThen = nil
+        playing.timeControl.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
+        playing.timeControl.resumeThreshold = configuration.resumeThreshold
+        playing.timeControl.hasItem = true
+        current = playing
+        let interstitial = interstitialRate(timeControl.requestedRate)
+        current?.timeControl.setRate(interstitial)
+        emit(.currentEventChanged(id: scheduled.id))
+        emit(.timelineChanged(reasons: [.currentSegmentChanged]))
+        resolveAssets()
+    }
+
+    /// Finds the current break's assets (from its asset list or X-ASSET-URI) and starts the
+    /// first; waits while the asset list is on its way.
+    mutating func resolveAssets() {
+        guard let playing = current, playing.assets == nil else { return }
+        let event = playing.scheduled.event
+        var assets: [AssetList.Asset]
+        if event.assetListURI != nil {
+            switch assetLists[event.identifier] {
+            case .resolved(let list)?:
+                assets = list.assets
+            case .failed(let reason)?:
+                endBreak(.failed(reason))
+                return
+            case .pending?, nil:
+                requestAssetList(event, startOffset: playing.entryOffset > .zero ? playing.entryOffset : nil)
+                return
+            }
+        } else {
+            assets = event.assetURIs.map { AssetList.Asset(uri: $0, duration: nil) }
+        }
+        current?.assets = assets
+        guard !assets.isEmpty else {
+            endBreak(.completed)
+            return
+        }
+        // Joining in progress: find the asset the offset falls in, from the durations known.
+        var index = 0
+        var start = MediaTime.zero
+        var entry = playing.entryOffset
+        while index + 1 < assets.count, let duration = assets[index].duration, !(entry < duration) {
+            entry = entry - duration
+            start = start + duration
+            index += 1
+        }
+        startAsset(index, startingAt: start, entry: entry)
+    }
+
+    mutating func startAsset(_ index: Int, startingAt breakOffset: MediaTime, entry: MediaTime) {
+        guard var playing = current, let assets = playing.assets, index < assets.count else { return }
+        let eventID = playing.scheduled.id
+        let base = assetLists[eventID].flatMap { state -> String? in
+            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
+        } ?? primary?.mediaURL ?? primary?.rootURL
+        let url = InterstitialRequest.url(assets[index].uri, relativeTo: base, primaryID: primaryID)
+        let role = Pipeline.Role.asset(eventID: eventID, index: index)
+        playing.assetIndex = index
+        playing.assetStartOffset = breakOffset
+        playing.assetEntryOffset = entry
+        playing.pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
+        playing.clock = MediaClock(item: entry, host: now)
+        var control = TimeControl()
+        control.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
+        control.resumeThreshold = configuration.resumeThreshold
+        control.hasItem = true
+        control.setRate(interstitialRate(timeControl.requestedRate))
+        playing.timeControl = control
+        current = playing
+        let id = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
+        current?.pipeline?.playlistRequest = id
+        emit(.assetStarted(eventID: eventID, index: index, url: url))
+    }
+
+    /// The URL an event's asset list came from (its assets' URIs resolve against it).
+    func pendingAssetListURL(_ eventID: String) -> String? {
+        assetListURLs[eventID]
+    }
+
+    mutating func assetBecameReady() {
+        guard let playing = current, let pipeline = playing.pipeline, let end = pipeline.timeline?.end else { return }
+        if !(playing.assetEntryOffset < end) { assetFinished() }
+    }
+
+    /// The current asset ended: the next one, or the end of the break.
+    mutating func assetFinished() {
+        guard let playing = current, let pipeline = playing.pipeline else { return }
+        let end = assetEnd(playing, pipeline)
+        let offset = playing.assetStartOffset + end
+        cancelLoads(of: pipeline.role)
+        if let limit = playing.scheduled.event.playoutLimit, !(offset < limit) {
+            endBreak(.playoutLimitReached)
+        } else if let assets = playing.assets, playing.assetIndex + 1 < assets.count {
+            startAsset(playing.assetIndex + 1, startingAt: offset, entry: .zero)
+        } else {
+            endBreak(.completed)
+        }
+    }
+
+    /// Leaves the break; primary resumes where the schedule says, or the next break sharing the
+    /// start plays.
+    mutating func endBreak(_ end: BreakEnd) {
+        guard let playing = current else { return }
+        let id = playing.scheduled.id
+        if let role = playing.pipeline?.role { cancelLoads(of: role) }
+        if case .failed(let reason) = end, assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
+            // The asset failed, or an X-ASSET-URI break: treat it as a failed list for the schedule
+            // (resumption offset 0 unless given, D.5).
+            assetLists[id] = .failed(reason)
+        }
+        current = nil
+        refreshSchedule()
+        let scheduled = schedule?.scheduledBreak(id: id) ?? playing.scheduled
+        var resume = scheduled.resumeTime
+        if case .failed = end { resume = scheduled.start + (scheduled.event.resumptionOffset ?? .zero) }
+        emit(.breakEnded(eventID: id, end: end, resumeAt: resume))
+        if end != .seekedAway, let next = nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
+            enterBreak(next, offset: .zero)
+            return
+        }
+        emit(.currentEventChanged(id: nil))
+        emit(.timelineChanged(reasons: [.currentSegmentChanged]))
+        guard end != .seekedAway else { return }
+        if let then = playing.thenPosition {
+            go(to: then, originator: .player)
+            return
+        }
+        if resume != primaryPosition { moveTo(primaryTime: resume, originator: .player) }
+        for skipped in schedule?.breaks ?? [] where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
+            consumed.insert(skipped.id)
+        }
+    }
+
+    /// The skip control in force: the event's, as the asset list overrides it.
+    func effectiveSkipControl(_ playing: BreakPlayback) -> InterstitialEvent.SkipControl? {
+        var control = playing.scheduled.event.skipControl
+        if case .resolved(let list)? = assetLists[playing.scheduled.id], let override = list.skipControl {
+            control = override.applied(to: control)
+        }
+        return control
+    }
+
+    mutating func updateSkippable() {
+        guard let playing = current else { return }
+        var skippable = false
+        if let skip = effectiveSkipControl(playing) {
+            let offset = breakOffset(playing)
+            skippable = !(offset < skip.offset) && (skip.duration.map { offset < skip.offset + $0 } ?? true)
+        }
+        if skippable != playing.skippable {
+            current?.skippable = skippable
+            emit(.skippableChanged(eventID: playing.scheduled.id, skippable: skippable))
+        }
+    }
+
+    // MARK: Seeking
+
+    mutating func seek(id: Int, to target: SeekTarget, originator: ChangeOriginator) {
+        if let previous = seekInFlight {
+            seekInFlight = nil
+            emit(.seekCompleted(id: previous.id, finished: false))
+        }
+        guard let snapshot = snapshot(), !isFailed else {
+            emit(.seekCompleted(id: id, finished: false))
+            return
+        }
+        let resolution: IntegratedTimeline.SeekResolution
+        switch target {
+        case .primary(let time): resolution = snapshot.resolveSeek(toPrimaryTime: time)
+        case .integrated(let time): resolution = snapshot.resolveSeek(toTimelineTime: time)
+        }
+        switch resolution {
+        case .refused(let reason):
+            emit(.warning("seek refused: \(reason)"))
+            emit(.seekCompleted(id: id, finished: false))
+        case .position(let destination):
+            go(to: destination, originator: originator)
+            completeSeek(id: id)
+        case .playInterstitialFirst(let eventID, let then):
+            pendingThen = then
+            go(to: .interstitial(eventID: eventID, offset: .zero), originator: originator)
+            completeSeek(id: id)
+        }
+    }
+
+    /// A seek into a break is complete at once; into primary, once media at the destination is
+    /// loaded.
+    mutating func completeSeek(id: Int) {
+        if current != nil {
+            emit(.seekCompleted(id: id, finished: true))
+            return
+        }
+        let time = primaryPosition
+        if let pipeline = primary, pipeline.buffer.bufferedAhead(of: time) > .zero || pipeline.end.map({ !(time < $0) }) == true {
+            emit(.seekCompleted(id: id, finished: true))
+        } else {
+            seekInFlight = (id, time)
+        }
+    }
+
+    /// Moves playback to `destination`: primary content, or the start of a break (a seek into a
+    /// break restarts it).
+    mutating func go(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
+        if current != nil {
+            let then = pendingThen
+            endBreak(.seekedAway)
+            pendingThen = then
+        }
+        switch destination {
+        case .primary(let time):
+            pendingThen = nil
+            moveTo(primaryTime: time, originator: originator)
+            markConsumed(before: time, including: nil)
+        case .interstitial(let eventID, _):
+            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            moveTo(primaryTime: scheduled.start, originator: originator)
+            markConsumed(before: scheduled.start, including: eventID)
+            if timeControl.requestedRate != 0 { enterBreak(scheduled, offset: .zero) }
+        }
+    }
+
+    /// After a jump to `time`: breaks before it count as played, those after as not; breaks at
+    /// `time` ahead of `eventID` in the schedule count as played.
+    mutating func markConsumed(before time: MediaTime, including eventID: String?) {
+        consumed = []
+        for scheduled in schedule?.breaks ?? [] {
+            if scheduled.id == eventID { break }
+            if scheduled.start < time || (eventID != nil && scheduled.start == time) { consumed.insert(scheduled.id) }
+        }
+    }
+
+    mutating func moveTo(primaryTime destination: MediaTime, originator: ChangeOriginator) {
+        var target = destination
+        if let timeline = primary?.timeline {
+            target = MediaTime.max(timeline.start, MediaTime.min(destination, timeline.end))
+        }
+        hasPlayedToEnd = false
+        clock.seek(to: target, atHost: now)
+        if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {
+            pending[id] = nil
+            actions.append(.cancelLoad(id: id))
+            primary?.segmentRequest = nil
+        }
+        for index in observers.indices { observers[index].lastTime = time(in: observers[index].domain) }
+        emit(.timeJumped(to: target, originator: originator))
+    }
+
+    // MARK: Observers
+
+    func observerDeadline(_ observer: Observer) -> Duration? {
+        guard let last = observer.lastTime else { return nil }
+        let target: MediaTime
+        if let interval = observer.interval {
+            target = interval * (last.floorQuotient(dividingBy: interval) + 1)
+        } else {
+            guard let next = observer.times.first(where: { last < $0 }) else { return nil }
+            target = next
+        }
+        return hostTime(reaching: target, in: observer.domain)
+    }
+
+    /// The host time at which `time` in `domain` is reached, if playback is heading there now.
+    func hostTime(reaching target: MediaTime, in domain: TimeDomain) -> Duration? {
+        switch domain {
+        case .primary:
+            guard current == nil else { return nil }
+            return clock.hostTime(whenItemReaches: target)
+        case .integrated:
+            if let playing = current {
+                guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }), segment.timeMapping.target.contains(target) else { return nil }
+                let offset = target - segment.timeMapping.target.start - playing.assetStartOffset
+                return playing.clock.hostTime(whenItemReaches: offset)
+            }
+            guard let segment = primarySegment(containing: primaryPosition) else { return clock.hostTime(whenItemReaches: target) }
+            let mapped = segment.timeMapping.source.start + (target - segment.timeMapping.target.start)
+            guard !(segment.timeMapping.source.end < mapped) else { return nil }
+            return clock.hostTime(whenItemReaches: mapped)
+        }
+    }
+
+    mutating func fireObserver(_ index: Int) {
+        guard index < observers.count else { return }
+        let observer = observers[index]
+        let time = time(in: observer.domain)
+        if let interval = observer.interval {
+            guard let last = observer.lastTime else { return }
+            let mark = interval * (last.floorQuotient(dividingBy: interval) + 1)
+            observers[index].lastTime = mark
+            emit(.periodicTime(observer: observer.id, time: mark))
+        } else {
+            let last = observer.lastTime ?? time
+            for boundary in observer.times where last < boundary && !(time < boundary) {
+                emit(.boundaryTime(observer: observer.id, time: boundary))
+            }
+            observers[index].lastTime = time
+        }
+    }
+}

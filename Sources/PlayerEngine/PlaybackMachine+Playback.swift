@@ -1,0 +1,301 @@
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+
+extension PlaybackMachine {
+    /// Something that falls due at a host time.
+    enum Due: Sendable, Hashable {
+        case scheduledStart
+        case retry
+        case reload(Pipeline.Role)
+        case breakStart(String)
+        case primaryEnd
+        case primaryDry
+        case primaryFetch
+        case assetListLead
+        case assetEnd
+        case assetDry
+        case assetFetch
+        case skipChange
+        case observer(Int)
+    }
+
+    // MARK: Positions
+
+    /// The primary playhead (it stands at a break's start while the break plays).
+    var primaryPosition: MediaTime { clock.itemTime(atHost: now) }
+
+    /// How far into the current break playback is.
+    func breakOffset(_ playing: BreakPlayback) -> MediaTime {
+        playing.assetStartOffset + playing.clock.itemTime(atHost: now)
+    }
+
+    /// Where primary will play from: the playhead, or during a break the point it resumes at.
+    var primaryAnchor: MediaTime {
+        guard let playing = current else { return primaryPosition }
+        if let then = playing.thenPosition, case .primary(let time) = then { return time }
+        return schedule?.scheduledBreak(id: playing.scheduled.id)?.resumeTime ?? playing.scheduled.resumeTime
+    }
+
+    /// The current position on the integrated timeline's terms.
+    var position: IntegratedTimeline.Position {
+        if let playing = current { return .interstitial(eventID: playing.scheduled.id, offset: breakOffset(playing)) }
+        return .primary(primaryPosition)
+    }
+
+    /// The time in `domain` now.
+    func time(in domain: TimeDomain) -> MediaTime {
+        switch domain {
+        case .primary: return primaryPosition
+        case .integrated: return integratedTime
+        }
+    }
+
+    /// The integrated timeline's current time.
+    var integratedTime: MediaTime {
+        if let playing = current {
+            guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }) else { return .zero }
+            let offset = MediaTime.min(breakOffset(playing), segment.timeMapping.target.duration)
+            return segment.timeMapping.target.start + offset
+        }
+        let time = primaryPosition
+        guard let segment = primarySegment(containing: time) else { return time }
+        return segment.timeMapping.target.start + (time - segment.timeMapping.source.start)
+    }
+
+    func primarySegment(containing time: MediaTime) -> IntegratedTimeline.Segment? {
+        var best: IntegratedTimeline.Segment?
+        for segment in lastSegments where segment.segmentType == .primary {
+            let source = segment.timeMapping.source
+            if !(time < source.start), time < source.end { return segment }
+            if !(time < source.start) { best = segment }
+        }
+        return best
+    }
+
+    /// A snapshot of the integrated timeline now.
+    func snapshot() -> IntegratedTimeline.Snapshot? {
+        schedule.map { IntegratedTimeline.Snapshot(schedule: $0, position: position) }
+    }
+
+    // MARK: The passage of time
+
+    /// Everything that falls due, soonest first in the order listed for equal times.
+    func dueEvents() -> [(at: Duration, due: Due)] {
+        var due: [(at: Duration, due: Due)] = []
+        guard item != nil, !isFailed else { return due }
+        if let start = scheduledStart { due.append((start.at, .scheduledStart)) }
+        if let first = retries.map(\.at).min() { due.append((first, .retry)) }
+        if let reload = primary?.nextReload, primary?.playlistRequest == nil { due.append((reload, .reload(.primary))) }
+        if let playing = current {
+            appendAssetDeadlines(playing, into: &due)
+        } else if let pipeline = primary, pipeline.isReady, scheduledStart == nil {
+            appendPrimaryDeadlines(pipeline, into: &due)
+        }
+        for (index, observer) in observers.enumerated() {
+            if let at = observerDeadline(observer) { due.append((at, .observer(index))) }
+        }
+        return due
+    }
+
+    func appendPrimaryDeadlines(_ pipeline: Pipeline, into due: inout [(at: Duration, due: Due)]) {
+        guard clock.rateNumerator > 0 else { return }
+        let time = primaryPosition
+        if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
+            due.append((at, .breakStart(next.id)))
+        }
+        let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
+        if let end = pipeline.end, !(bufferEnd < end) {
+            if let at = clock.hostTime(whenItemReaches: end) { due.append((at, .primaryEnd)) }
+        } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
+            due.append((at, .primaryDry))
+        }
+        if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
+            let point = bufferEnd - pipeline.buffer.forwardTarget
+            if time < point, let at = clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .primaryFetch)) }
+        }
+        let lead = configuration.assetListLead
+        for scheduled in schedule?.breaks ?? [] where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
+            let point = scheduled.start - lead
+            if time < point, let at = clock.hostTime(whenItemReaches: point) {
+                due.append((at, .assetListLead))
+                break
+            }
+        }
+    }
+
+    func appendAssetDeadlines(_ playing: BreakPlayback, into due: inout [(at: Duration, due: Due)]) {
+        guard let pipeline = playing.pipeline, pipeline.isReady, playing.clock.rateNumerator > 0 else { return }
+        let time = playing.clock.itemTime(atHost: now)
+        let end = assetEnd(playing, pipeline)
+        let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
+        if let at = playing.clock.hostTime(whenItemReaches: end) { due.append((at, .assetEnd)) }
+        if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { due.append((at, .assetDry)) }
+        if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
+            let point = bufferEnd - pipeline.buffer.forwardTarget
+            if time < point, let at = playing.clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .assetFetch)) }
+        }
+        if let skip = effectiveSkipControl(playing) {
+            let offset = breakOffset(playing)
+            for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
+                if let at = playing.clock.hostTime(whenItemReaches: edge - playing.assetStartOffset) {
+                    due.append((at, .skipChange))
+                    break
+                }
+            }
+        }
+    }
+
+    /// Where the current asset stops: its end, or where the playout limit cuts the break.
+    func assetEnd(_ playing: BreakPlayback, _ pipeline: Pipeline) -> MediaTime {
+        var end = pipeline.timeline?.end ?? .zero
+        if let limit = playing.scheduled.event.playoutLimit {
+            end = MediaTime.min(end, MediaTime.max(.zero, limit - playing.assetStartOffset))
+        }
+        return end
+    }
+
+    /// Handles everything due up to `time`, in order, each at its own time.
+    mutating func advance(to time: Duration) {
+        var guardCount = 0
+        while guardCount < 100_000 {
+            guardCount += 1
+            let due = dueEvents()
+            guard let next = due.indices.min(by: { due[$0].at < due[$1].at }), !(time < due[next].at) else { break }
+            let event = due[next]
+            if now < event.at { now = event.at }
+            handleDue(event.due)
+            settle()
+        }
+        if now < time { now = time }
+    }
+
+    mutating func handleDue(_ due: Due) {
+        switch due {
+        case .scheduledStart:
+            if let start = scheduledStart {
+                scheduledStart = nil
+                timeControl.playImmediately(atRate: start.rate)
+                let interstitial = interstitialRate(start.rate)
+                current?.timeControl.playImmediately(atRate: interstitial)
+            }
+        case .retry:
+            runRetries(at: now)
+        case .reload(let role):
+            reloadIfDue(role, at: now)
+        case .breakStart(let id):
+            if let scheduled = schedule?.scheduledBreak(id: id) {
+                clock.seek(to: scheduled.start, atHost: now)
+                enterBreak(scheduled, offset: .zero)
+            }
+        case .primaryEnd:
+            if let end = primary?.end { clock.seek(to: end, atHost: now) }
+            playedToEnd()
+        case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .skipChange:
+            // `settle` stalls, fetches, requests or updates the skip state.
+            break
+        case .assetEnd:
+            assetFinished()
+        case .observer(let index):
+            fireObserver(index)
+        }
+    }
+
+    // MARK: Settling
+
+    /// Brings everything in line with the state: breaks to enter, lists and segments to load, the
+    /// time-control status and the playhead's rate.
+    mutating func settle() {
+        guard item != nil, !isFailed else {
+            syncTimeControl()
+            return
+        }
+        if let pipeline = primary, pipeline.isReady {
+            if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
+            requestAssetListsAhead()
+            fetchIfNeeded(.primary, anchor: primaryAnchor)
+            if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
+                fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))
+            }
+            updateSkippable()
+        }
+        syncTimeControl()
+    }
+
+    /// Enters the next break when the playhead is at (or, joining live, inside) it.
+    mutating func enterDueBreak() {
+        guard let next = nextBreak() else { return }
+        let time = primaryPosition
+        guard !(time < next.start) else { return }
+        let late = time - next.start
+        if late < MediaTime(value: 1, timescale: 1000) {
+            enterBreak(next, offset: .zero)
+        } else if primary?.isLive == true, let duration = next.duration, late < duration {
+            enterBreak(next, offset: late)
+        } else {
+            consumed.insert(next.id)
+        }
+    }
+
+    /// The first break not yet played in this pass.
+    func nextBreak() -> InterstitialSchedule.Break? {
+        schedule?.breaks.first { !consumed.contains($0.id) }
+    }
+
+    mutating func syncTimeControl() {
+        let time = primaryPosition
+        var reachesEnd = false
+        var ahead = MediaTime.zero
+        if let pipeline = primary, pipeline.isReady {
+            ahead = pipeline.buffer.bufferedAhead(of: time)
+            if let end = pipeline.end { reachesEnd = !(time + ahead < end) }
+        }
+        timeControl.hasItem = item != nil
+        timeControl.isHeldByInterstitial = current != nil
+        if current == nil { timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd || hasPlayedToEnd) }
+        var rate = isFailed || hasPlayedToEnd || scheduledStart != nil ? 0 : timeControl.effectiveRate
+        if primary?.isReady != true { rate = 0 }
+        if rate != clock.rate { clock.setRate(rate, atHost: now) }
+        var status = timeControl.status
+        if scheduledStart != nil { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
+        if hasPlayedToEnd, timeControl.requestedRate == 0 { status = .paused }
+        if status != lastStatus {
+            if lastStatus == .playing, status == .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) {
+                emit(.stalled(at: time))
+                if let last = primary?.access.indices.last { primary?.access[last].stalls += 1 }
+            }
+            lastStatus = status
+            emit(.timeControlStatusChanged(status))
+        }
+        syncInterstitialTimeControl()
+    }
+
+    mutating func syncInterstitialTimeControl() {
+        guard var playing = current else { return }
+        let time = playing.clock.itemTime(atHost: now)
+        var ahead = MediaTime.zero
+        var reachesEnd = false
+        var ready = false
+        if let pipeline = playing.pipeline, pipeline.isReady {
+            ready = true
+            ahead = pipeline.buffer.bufferedAhead(of: time)
+            reachesEnd = !(time + ahead < assetEnd(playing, pipeline))
+        }
+        playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
+        let rate = ready ? playing.timeControl.effectiveRate : 0
+        if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
+        current = playing
+    }
+
+    mutating func playedToEnd() {
+        guard !hasPlayedToEnd else { return }
+        hasPlayedToEnd = true
+        emit(.playedToEnd)
+        if !queue.isEmpty {
+            start(queue.removeFirst())
+        } else {
+            timeControl.setRate(0)
+            noteRate(originator: .player)
+        }
+    }
+}

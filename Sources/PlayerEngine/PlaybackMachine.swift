@@ -1,0 +1,376 @@
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+
+/// The whole player as a state machine: commands, load results and the passing of host time go
+/// in; loads to start or cancel and events to report come out. It owns the queue of items, the
+/// primary playhead and buffer, the interstitial player and its event controller, and the live
+/// integrated timeline. ``Player`` is the shell that performs its actions on a real or virtual
+/// clock.
+///
+/// Host time is a `Duration` from the clock's zero. Every input is handled at a host time `now`
+/// that never goes backwards; anything due earlier (the buffer running dry, a break's start, a
+/// reload) is handled first, each at its own exact time, so the result does not depend on how
+/// late a timer fires.
+public struct PlaybackMachine: Sendable {
+    /// What a seek aims at.
+    public enum SeekTarget: Sendable, Hashable {
+        /// A time on the primary timeline.
+        case primary(MediaTime)
+        /// A time on the integrated timeline.
+        case integrated(MediaTime)
+    }
+
+    /// What can happen to the machine.
+    public enum Input: Sendable {
+        /// Replaces the whole queue; the first item becomes current.
+        case setItems([PlayerItem])
+        /// Appends an item to the queue.
+        case append(PlayerItem)
+        /// Ends the current item and starts the next.
+        case advanceToNextItem
+        /// Plays at `rate` (0 pauses).
+        case setRate(Double, originator: ChangeOriginator)
+        /// Plays at `rate` with the item at `time` at host time `hostTime` (in the past: as if it
+        /// had started then; in the future: waits until then).
+        case setRateAnchored(Double, time: MediaTime, hostTime: Duration, originator: ChangeOriginator)
+        /// Plays at `rate` now with whatever is buffered.
+        case playImmediately(Double)
+        /// Seeks; ``PlayerEvent/Kind/seekCompleted(id:finished:)`` reports the outcome.
+        case seek(id: Int, to: SeekTarget, originator: ChangeOriginator)
+        /// Skips the current break, if it is skippable.
+        case skipCurrentEvent
+        /// A coordinated group holds (true) or releases the player.
+        case setCoordinationHold(Bool)
+        /// Turns automatic waiting to minimise stalls on or off.
+        case setAutomaticallyWaits(Bool)
+        /// Replaces the app's (client-side) interstitial events of the current item.
+        case setClientEvents([InterstitialEvent])
+        /// Reports `time` each `interval` of progress in `domain`.
+        case addPeriodicObserver(id: Int, interval: MediaTime, domain: TimeDomain)
+        /// Reports when playback crosses any of `times` in `domain`.
+        case addBoundaryObserver(id: Int, times: [MediaTime], domain: TimeDomain)
+        /// Removes an observer.
+        case removeObserver(id: Int)
+        /// A load finished.
+        case loadFinished(id: UInt64, result: Result<LoadedResource, LoadError>)
+        /// Host time passed (a timer fired).
+        case wake
+    }
+
+    /// What the shell must do.
+    public enum Action: Sendable, Hashable {
+        /// Start loading `request`; answer with ``Input/loadFinished(id:result:)``.
+        case load(id: UInt64, request: ResourceRequest)
+        /// Stop a load that is no longer wanted (its answer, if any, is ignored).
+        case cancelLoad(id: UInt64)
+        /// Report an event.
+        case event(PlayerEvent)
+    }
+
+    struct Pending: Sendable {
+        enum Purpose: Sendable {
+            case playlist(Pipeline.Role, ResourceKind)
+            case segment(Pipeline.Role, index: Int, range: MediaTimeRange, declared: MediaTime, mapURI: String?)
+            case initSection(Pipeline.Role, uri: String)
+            case assetList(eventID: String)
+        }
+        var purpose: Purpose
+        var request: ResourceRequest
+        var attempt: Int
+        var role: Pipeline.Role? {
+            switch purpose {
+            case .playlist(let role, _), .segment(let role, _, _, _, _), .initSection(let role, _): return role
+            case .assetList: return nil
+            }
+        }
+    }
+
+    /// A break being played by the interstitial player.
+    struct BreakPlayback: Sendable {
+        var scheduled: InterstitialSchedule.Break
+        /// The assets, once known.
+        var assets: [AssetList.Asset]?
+        var assetIndex = 0
+        /// The break offset where the current asset started.
+        var assetStartOffset = MediaTime.zero
+        /// Where in the current asset playback starts (joining a live break in progress).
+        var assetEntryOffset = MediaTime.zero
+        var pipeline: Pipeline?
+        var clock = MediaClock()
+        var timeControl = TimeControl()
+        var skippable = false
+        /// The offset into the break at which it was entered (joining in progress).
+        var entryOffset = MediaTime.zero
+        /// A seek to make once the break ends (a seek across a JUMP-restricted break).
+        var thenPosition: IntegratedTimeline.Position?
+    }
+
+    struct Observer: Sendable {
+        var id: Int
+        var domain: TimeDomain
+        var interval: MediaTime?
+        var times: [MediaTime]
+        var lastTime: MediaTime?
+    }
+
+    /// The configuration.
+    public let configuration: PlayerConfiguration
+
+    // The queue.
+    var queue: [PlayerItem] = []
+    var item: PlayerItem?
+    var status: ItemStatus = .unknown
+    var primaryID = ""
+    var errorLog: [ErrorLogEntry] = []
+
+    // Loading.
+    var primary: Pipeline?
+    var pending: [UInt64: Pending] = [:]
+    var retries: [(at: Duration, pending: Pending)] = []
+    var nextRequestID: UInt64 = 0
+
+    // The primary playhead.
+    var clock = MediaClock()
+    var timeControl = TimeControl()
+    var startTime: MediaTime?
+    var hasPlayedToEnd = false
+    var scheduledStart: (at: Duration, rate: Double)?
+    var seekInFlight: (id: Int, target: MediaTime)?
+
+    // Interstitials.
+    var playlistEvents: [InterstitialEvent] = []
+    var clientEvents: [InterstitialEvent] = []
+    var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
+    var assetListRequests: [String: UInt64] = [:]
+    var playedOnce: Set<String> = []
+    var consumed: Set<String> = []
+    var schedule: InterstitialSchedule?
+    var lastSegments: [IntegratedTimeline.Segment] = []
+    var current: BreakPlayback?
+    /// Where to go after the break a seek across a JUMP-restricted break plays first.
+    var pendingThen: IntegratedTimeline.Position?
+    var assetListURLs: [String: String] = [:]
+    var playlistEventsSeen: [String] = []
+
+    // Observers.
+    var observers: [Observer] = []
+
+    // Output.
+    var actions: [Action] = []
+    var now: Duration = .zero
+    var lastStatus: TimeControlStatus = .paused
+    var lastRate: Double = 0
+
+    /// A machine with no item.
+    public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
+        self.configuration = configuration
+        timeControl.automaticallyWaitsToMinimizeStalls = configuration.automaticallyWaitsToMinimizeStalls
+        timeControl.resumeThreshold = configuration.resumeThreshold
+    }
+
+    /// Handles `input` at host time `now` (never earlier than the last call's) and returns what to
+    /// do.
+    public mutating func handle(_ input: Input, now: Duration) -> [Action] {
+        advance(to: now)
+        self.now = now
+        apply(input)
+        settle()
+        let result = actions
+        actions = []
+        return result
+    }
+
+    /// When the machine next needs ``Input/wake``, if ever.
+    public var nextWake: Duration? {
+        dueEvents().map(\.at).min()
+    }
+
+    mutating func emit(_ kind: PlayerEvent.Kind) {
+        actions.append(.event(PlayerEvent(hostTime: now, kind: kind)))
+    }
+
+    // MARK: Commands
+
+    mutating func apply(_ input: Input) {
+        switch input {
+        case .setItems(let items):
+            queue = Array(items.dropFirst())
+            start(items.first)
+        case .append(let item):
+            if self.item == nil { start(item) } else { queue.append(item) }
+        case .advanceToNextItem:
+            start(queue.isEmpty ? nil : queue.removeFirst())
+        case .setRate(let rate, let originator):
+            setRate(rate, originator: originator)
+        case .setRateAnchored(let rate, let time, let hostTime, let originator):
+            setRateAnchored(rate, time: time, hostTime: hostTime, originator: originator)
+        case .playImmediately(let rate):
+            scheduledStart = nil
+            timeControl.playImmediately(atRate: rate)
+            let interstitial = interstitialRate(rate)
+            current?.timeControl.playImmediately(atRate: interstitial)
+            noteRate(originator: .user)
+        case .seek(let id, let target, let originator):
+            seek(id: id, to: target, originator: originator)
+        case .skipCurrentEvent:
+            if let playing = current, playing.skippable { endBreak(.skipped) }
+        case .setCoordinationHold(let held):
+            timeControl.isHeldByCoordination = held
+        case .setAutomaticallyWaits(let waits):
+            timeControl.automaticallyWaitsToMinimizeStalls = waits
+        case .setClientEvents(let events):
+            clientEvents = events
+            refreshSchedule()
+        case .addPeriodicObserver(let id, let interval, let domain):
+            guard interval > .zero else { return }
+            observers.append(Observer(id: id, domain: domain, interval: interval, times: [], lastTime: time(in: domain)))
+        case .addBoundaryObserver(let id, let times, let domain):
+            observers.append(Observer(id: id, domain: domain, interval: nil, times: times.sorted(), lastTime: time(in: domain)))
+        case .removeObserver(let id):
+            observers.removeAll { $0.id == id }
+        case .loadFinished(let id, let result):
+            guard let request = pending.removeValue(forKey: id) else { return }
+            switch result {
+            case .success(let resource): loaded(request, resource, id: id)
+            case .failure(let error): failed(request, error, id: id)
+            }
+        case .wake:
+            break
+        }
+    }
+
+    /// The rate the interstitial player uses: the player's, except that a break restricted with
+    /// X-RESTRICT=SKIP plays at the default rate only.
+    func interstitialRate(_ rate: Double) -> Double {
+        guard rate != 0, let playing = current else { return rate }
+        return playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? configuration.defaultRate : rate
+    }
+
+    mutating func setRate(_ rate: Double, originator: ChangeOriginator) {
+        scheduledStart = nil
+        timeControl.setRate(rate)
+        let interstitial = interstitialRate(rate)
+        current?.timeControl.setRate(interstitial)
+        noteRate(originator: originator)
+    }
+
+    mutating func setRateAnchored(_ rate: Double, time: MediaTime, hostTime: Duration, originator: ChangeOriginator) {
+        guard item != nil else { return }
+        if hostTime > now {
+            // Hold still at `time` until the host time comes, then go.
+            timeControl.setRate(0)
+            moveTo(primaryTime: time, originator: originator)
+            scheduledStart = (hostTime, rate)
+            noteRate(originator: originator)
+            return
+        }
+        let elapsed = MediaClock.mediaTime(now - hostTime)
+        let (numerator, denominator) = MediaClock.fraction(rate)
+        let position = time + (elapsed.multiplied(byRatio: numerator, denominator) ?? .zero)
+        moveTo(primaryTime: position, originator: originator)
+        timeControl.playImmediately(atRate: rate)
+        noteRate(originator: originator)
+    }
+
+    /// Reports a rate change after a command.
+    mutating func noteRate(originator: ChangeOriginator) {
+        let rate = timeControl.requestedRate
+        if rate != lastRate {
+            lastRate = rate
+            emit(.rateChanged(rate: rate, originator: originator))
+        }
+    }
+
+    // MARK: Items
+
+    mutating func start(_ next: PlayerItem?) {
+        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
+        pending = [:]
+        retries = []
+        primary = nil
+        current = nil
+        schedule = nil
+        lastSegments = []
+        playlistEvents = []
+        assetLists = [:]
+        assetListRequests = [:]
+        assetListURLs = [:]
+        playlistEventsSeen = []
+        pendingThen = nil
+        playedOnce = []
+        consumed = []
+        hasPlayedToEnd = false
+        seekInFlight = nil
+        scheduledStart = nil
+        errorLog = []
+        startTime = nil
+        item = next
+        status = .unknown
+        timeControl.hasItem = next != nil
+        timeControl.isHeldByInterstitial = false
+        clock = MediaClock(item: .zero, host: now)
+        emit(.currentItemChanged(url: next?.url))
+        guard let next else { return }
+        clientEvents = next.clientEvents
+        primaryID = next.primaryID ?? Self.randomPrimaryID()
+        var pipeline = Pipeline(role: .primary, rootURL: next.url, forwardTarget: configuration.forwardBufferDuration)
+        pipeline.playlistRequest = request(.playlist(.primary, .multivariantPlaylist), ResourceRequest(url: next.url))
+        primary = pipeline
+    }
+
+    static func randomPrimaryID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789ABCDEF")
+        return String((0..<32).map { _ in hex[Int(generator.next() % 16)] })
+    }
+
+    mutating func fail(_ error: PlayerError) {
+        guard status != .failed(error) else { return }
+        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
+        pending = [:]
+        retries = []
+        if current != nil { current = nil }
+        status = .failed(error)
+        clock.setRate(0, atHost: now)
+        emit(.itemStatusChanged(status))
+    }
+
+    var isFailed: Bool {
+        if case .failed = status { return true }
+        return false
+    }
+
+    // MARK: Requests
+
+    mutating func request(_ purpose: Pending.Purpose, _ request: ResourceRequest, attempt: Int = 1) -> UInt64 {
+        nextRequestID += 1
+        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt)
+        actions.append(.load(id: nextRequestID, request: request))
+        return nextRequestID
+    }
+
+    /// Cancels every load and retry of an asset pipeline.
+    mutating func cancelLoads(of role: Pipeline.Role) {
+        for (id, entry) in pending.sorted(by: { $0.key < $1.key }) where entry.role == role {
+            pending[id] = nil
+            actions.append(.cancelLoad(id: id))
+        }
+        retries.removeAll { $0.pending.role == role }
+    }
+
+    /// Applies `body` to the pipeline playing `role`, if it still exists.
+    mutating func withPipeline<T>(_ role: Pipeline.Role, _ body: (inout Pipeline) -> T) -> T? {
+        switch role {
+        case .primary:
+            guard primary != nil else { return nil }
+            return body(&primary!)
+        case .asset(let eventID, let index):
+            guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else { return nil }
+            current = nil
+            let result = body(&playing.pipeline!)
+            current = playing
+            return result
+        }
+    }
+}
