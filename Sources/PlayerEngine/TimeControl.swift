@@ -106,7 +106,7 @@ public struct TimeControl: Sendable, Hashable {
         guard hasItem else { return .waitingToPlayAtSpecifiedRate(.noItemToPlay) }
         if isHeldByInterstitial { return .waitingToPlayAtSpecifiedRate(.interstitialEvent) }
         if isHeldByCoordination { return .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
-        if !hasMedia { return .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) }
+        if !hasMedia { return .waitingToPlayAtSpecifiedRate(hasStalled ? .toMinimizeStalls : .evaluatingBufferingRate) }
         if mustRebuffer, automaticallyWaitsToMinimizeStalls {
             return .waitingToPlayAtSpecifiedRate(hasStalled ? .toMinimizeStalls : .evaluatingBufferingRate)
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A task executor that runs jobs only when told to, on the calling thread: with a
@@ -10,6 +11,7 @@ import Synchronization
 ///     executor.runUntilIdle()   // runs everything that is ready, synchronously
 public final class ManualTaskExecutor: TaskExecutor, Sendable {
     private let queue = Mutex<[UnownedJob]>([])
+    private let arrivals = DispatchSemaphore(value: 0)
 
     /// An empty executor.
     public init() {}
@@ -18,6 +20,17 @@ public final class ManualTaskExecutor: TaskExecutor, Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         queue.withLock { $0.append(unowned) }
+        arrivals.signal()
+    }
+
+    /// Blocks the calling thread until a job is queued (by another thread: a load over a real
+    /// network finishing) or `timeout` passes; returns whether a job is waiting.
+    public func waitForJob(timeout: Duration) -> Bool {
+        if pendingJobs > 0 { return true }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        _ = arrivals.wait(timeout: .now() + .nanoseconds(nanoseconds))
+        return pendingJobs > 0
     }
 
     /// How many jobs are waiting.
@@ -65,5 +78,28 @@ public struct VirtualTimeDriver: Sendable {
     /// Runs for `duration` of virtual time from now.
     public func run(for duration: Duration) {
         run(until: clock.now.advanced(by: duration))
+    }
+}
+
+extension VirtualTimeDriver {
+    /// Runs until `isDone` says so or nothing is left to do: runs what is ready, waits (in real
+    /// time, up to `realWait`) while `isWaitingForOutsideWork` (loads over a real network), else
+    /// moves the clock to the next deadline. Returns whether `isDone` became true.
+    @discardableResult
+    public func run(
+        until isDone: () -> Bool,
+        limit: ManualClock.Instant? = nil,
+        isWaitingForOutsideWork: () -> Bool = { false },
+        realWait: Duration = .seconds(30)
+    ) -> Bool {
+        while true {
+            executor.runUntilIdle()
+            if isDone() { return true }
+            if isWaitingForOutsideWork() {
+                if executor.waitForJob(timeout: realWait) { continue }
+                return false
+            }
+            guard clock.advanceToNextDeadline(notAfter: limit) else { return isDone() }
+        }
     }
 }

@@ -1,0 +1,333 @@
+import HLSInterstitials
+import MediaTime
+import Synchronization
+
+/// A headless player (Apple's `AVQueuePlayer`, its items, its interstitial player and event
+/// monitor, in one): loads HLS over a ``ResourceLoader``, moves a playhead on an injected clock,
+/// buffers and stalls, plays interstitial breaks and resumes primary where the schedule says, and
+/// reports it all as ``PlayerEvent``s.
+///
+///     let player = Player(clock: ContinuousClock(), loader: URLSessionResourceLoader())
+///     player.replaceCurrentItem(with: PlayerItem(url: "http://127.0.0.1:8080/vod/movie/alice/main.m3u8"))
+///     player.play()
+///     for await event in player.events() { print(event) }
+///
+/// The logic is ``PlaybackMachine``; this shell starts the loads it asks for, wakes it when host
+/// time reaches its next deadline, and hands its events to subscribers. On a ``ManualClock``
+/// with a ``ManualTaskExecutor`` (module `VirtualTime`) a two-hour stream plays in milliseconds.
+public final class Player: Sendable {
+    private struct State {
+        var machine: PlaybackMachine
+        var loads: [UInt64: Task<Void, Never>] = [:]
+        var timer: Task<Void, Never>?
+        var timerDeadline: Duration?
+        var subscribers: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var observerStreams: [Int: AsyncStream<MediaTime>.Continuation] = [:]
+        var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var handlers: [@Sendable (PlayerEvent) -> Void] = []
+        var nextID = 0
+    }
+
+    private let state: Mutex<State>
+    private let loader: any ResourceLoader
+    private let executor: (any TaskExecutor)?
+    private let hostNow: @Sendable () -> Duration
+    private let sleepUntil: @Sendable (Duration) async throws -> Void
+
+    /// A player on `clock` loading through `loader`. Loads and timers run as tasks preferring
+    /// `executor` (a ``ManualTaskExecutor`` for virtual time), or the global executor.
+    public init<C: Clock>(clock: C, loader: any ResourceLoader, configuration: PlayerConfiguration = PlayerConfiguration(), executor: (any TaskExecutor)? = nil) where C.Duration == Duration {
+        let origin = clock.now
+        self.hostNow = { origin.duration(to: clock.now) }
+        self.sleepUntil = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
+        self.loader = loader
+        self.executor = executor
+        self.state = Mutex(State(machine: PlaybackMachine(configuration: configuration)))
+    }
+
+    deinit {
+        state.withLock { state in
+            state.timer?.cancel()
+            for task in state.loads.values { task.cancel() }
+            for subscriber in state.subscribers.values { subscriber.finish() }
+            for stream in state.observerStreams.values { stream.finish() }
+            for waiter in state.seekWaiters.values { waiter.resume(returning: false) }
+        }
+    }
+
+    // MARK: Driving the machine
+
+    private func send(_ input: PlaybackMachine.Input) {
+        state.withLock { state in run(input, in: &state) }
+    }
+
+    /// Feeds the machine and performs what it asks, under the lock (starting tasks and yielding
+    /// to streams do not block).
+    private func run(_ input: PlaybackMachine.Input, in state: inout State) {
+        let actions = state.machine.handle(input, now: hostNow())
+        for action in actions {
+            switch action {
+            case .load(let id, let request):
+                let loader = self.loader
+                state.loads[id] = Task(executorPreference: executor) { [weak self] in
+                    let result: Result<LoadedResource, LoadError>
+                    do throws(LoadError) { result = .success(try await loader.load(request)) } catch { result = .failure(error) }
+                    self?.finished(id, result)
+                }
+            case .cancelLoad(let id):
+                state.loads.removeValue(forKey: id)?.cancel()
+            case .event(let event):
+                dispatch(event, in: &state)
+            }
+        }
+        schedule(in: &state)
+    }
+
+    private func finished(_ id: UInt64, _ result: Result<LoadedResource, LoadError>) {
+        state.withLock { state in
+            guard state.loads.removeValue(forKey: id) != nil else { return }
+            run(.loadFinished(id: id, result: result), in: &state)
+        }
+    }
+
+    private func dispatch(_ event: PlayerEvent, in state: inout State) {
+        switch event.kind {
+        case .periodicTime(let observer, let time), .boundaryTime(let observer, let time):
+            state.observerStreams[observer]?.yield(time)
+            return
+        case .seekCompleted(let id, let finished):
+            state.seekWaiters.removeValue(forKey: id)?.resume(returning: finished)
+        default:
+            break
+        }
+        for handler in state.handlers { handler(event) }
+        for subscriber in state.subscribers.values { subscriber.yield(event) }
+    }
+
+    /// Keeps one timer task for the machine's next deadline; a later deadline keeps the running
+    /// timer (it wakes the machine early, which then asks again).
+    private func schedule(in state: inout State) {
+        guard let deadline = state.machine.nextWake else { return }
+        if let current = state.timerDeadline, state.timer != nil, !(deadline < current) { return }
+        state.timer?.cancel()
+        state.timerDeadline = deadline
+        let sleepUntil = self.sleepUntil
+        state.timer = Task(executorPreference: executor) { [weak self] in
+            do { try await sleepUntil(deadline) } catch { return }
+            self?.timerFired(deadline)
+        }
+    }
+
+    private func timerFired(_ deadline: Duration) {
+        state.withLock { state in
+            guard state.timerDeadline == deadline else { return }
+            state.timer = nil
+            state.timerDeadline = nil
+            run(.wake, in: &state)
+        }
+    }
+
+    /// Reads the machine brought up to the current host time.
+    private func read<T>(_ body: (PlaybackMachine) -> T) -> T {
+        state.withLock { state in
+            run(.wake, in: &state)
+            return body(state.machine)
+        }
+    }
+
+    // MARK: Items
+
+    /// Replaces the queue with `item` (nil: nothing to play).
+    public func replaceCurrentItem(with item: PlayerItem?) { send(.setItems(item.map { [$0] } ?? [])) }
+
+    /// Replaces the queue with `items`; the first plays, the rest follow.
+    public func setItems(_ items: [PlayerItem]) { send(.setItems(items)) }
+
+    /// Appends an item to the queue.
+    public func append(_ item: PlayerItem) { send(.append(item)) }
+
+    /// Ends the current item and plays the next.
+    public func advanceToNextItem() { send(.advanceToNextItem) }
+
+    /// The current item, if any.
+    public var currentItem: PlayerItem? { read { $0.item } }
+
+    /// The current item's status.
+    public var currentItemStatus: ItemStatus { read { $0.status } }
+
+    // MARK: Rate
+
+    /// Plays at the default rate.
+    public func play() { send(.setRate(read { $0.configuration.defaultRate }, originator: .user)) }
+
+    /// Pauses.
+    public func pause() { send(.setRate(0, originator: .user)) }
+
+    /// The rate asked for (0 when paused).
+    public var rate: Double { read { $0.timeControl.requestedRate } }
+
+    /// Asks for `rate`, from `originator` (a coordinator passes `.coordinator`).
+    public func setRate(_ rate: Double, originator: ChangeOriginator = .user) { send(.setRate(rate, originator: originator)) }
+
+    /// Plays at `rate` with the item at `time` at host time `hostTime` (Apple's
+    /// `setRate(_:time:atHostTime:)`): a future host time holds the player until then.
+    public func setRate(_ rate: Double, time: MediaTime, atHostTime hostTime: Duration, originator: ChangeOriginator = .user) {
+        send(.setRateAnchored(rate, time: time, hostTime: hostTime, originator: originator))
+    }
+
+    /// Plays at `rate` at once with whatever is buffered.
+    public func playImmediately(atRate rate: Double) { send(.playImmediately(rate)) }
+
+    /// Whether playback waits for enough buffer before starting or resuming.
+    public var automaticallyWaitsToMinimizeStalls: Bool {
+        get { read { $0.timeControl.automaticallyWaitsToMinimizeStalls } }
+        set { send(.setAutomaticallyWaits(newValue)) }
+    }
+
+    /// Holds the player still for a coordinated group (`true`) or lets it go.
+    public func setCoordinationHold(_ held: Bool) { send(.setCoordinationHold(held)) }
+
+    /// Whether the playhead moves, and if not why.
+    public var timeControlStatus: TimeControlStatus { read { $0.lastStatus } }
+
+    /// The host time now, on the player's clock.
+    public var hostTime: Duration { hostNow() }
+
+    // MARK: Time
+
+    /// The primary item's current time (it stands still while a break plays).
+    public var currentTime: MediaTime { read { $0.primaryPosition } }
+
+    /// The integrated timeline's current time.
+    public var integratedCurrentTime: MediaTime { read { $0.integratedTime } }
+
+    /// A snapshot of the current item's integrated timeline.
+    public var currentSnapshot: IntegratedTimeline.Snapshot? { read { $0.snapshot() } }
+
+    /// The primary item's duration: `indefinite` for live, `nil` until known.
+    public var duration: MediaTime? {
+        read { machine in machine.primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+    }
+
+    /// What of the primary item is loaded.
+    public var loadedTimeRanges: [MediaTimeRange] { read { $0.primary?.buffer.loadedRanges ?? [] } }
+
+    /// Where the primary item can be sought to (the playlist's window).
+    public var seekableTimeRanges: [MediaTimeRange] {
+        read { machine in machine.primary?.timeline.map { [MediaTimeRange(start: $0.start, end: $0.end)] } ?? [] }
+    }
+
+    /// The access log: one entry per stretch of loading from one variant.
+    public var accessLog: [AccessLogEntry] { read { $0.primary?.access ?? [] } }
+
+    /// The error log.
+    public var errorLog: [ErrorLogEntry] { read { $0.errorLog } }
+
+    /// Seeks on the primary timeline; `true` once media there is ready, `false` if another seek
+    /// superseded this one or it was refused (a seek past a SKIP-restricted break playing).
+    @discardableResult
+    public func seek(to time: MediaTime, originator: ChangeOriginator = .user) async -> Bool {
+        await seek(.primary(time), originator: originator)
+    }
+
+    /// Seeks on the integrated timeline: a time inside a break restarts that break; a seek across
+    /// a JUMP-restricted break plays it first.
+    @discardableResult
+    public func seek(toIntegratedTime time: MediaTime, originator: ChangeOriginator = .user) async -> Bool {
+        await seek(.integrated(time), originator: originator)
+    }
+
+    private func seek(_ target: PlaybackMachine.SeekTarget, originator: ChangeOriginator) async -> Bool {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                state.nextID += 1
+                let id = state.nextID
+                state.seekWaiters[id] = continuation
+                run(.seek(id: id, to: target, originator: originator), in: &state)
+            }
+        }
+    }
+
+    /// Starts a seek without waiting for it (for scripts and coordinators).
+    public func startSeek(to time: MediaTime, integrated: Bool = false, originator: ChangeOriginator = .user) {
+        state.withLock { state in
+            state.nextID += 1
+            run(.seek(id: state.nextID, to: integrated ? .integrated(time) : .primary(time), originator: originator), in: &state)
+        }
+    }
+
+    // MARK: Interstitials (the event controller and monitor)
+
+    /// Every interstitial event of the current item: the playlist's and the app's.
+    public var interstitialEvents: [InterstitialEvent] { read { $0.mergedEvents } }
+
+    /// Replaces the app's interstitial events (Apple's event controller `events`).
+    public func setClientEvents(_ events: [InterstitialEvent]) { send(.setClientEvents(events)) }
+
+    /// The event whose break plays now.
+    public var currentEvent: InterstitialEvent? { read { $0.current?.scheduled.event } }
+
+    /// How far into the current break playback is.
+    public var currentEventOffset: MediaTime? { read { machine in machine.current.map { machine.breakOffset($0) } } }
+
+    /// An event's asset-list state.
+    public func assetListState(for eventID: String) -> InterstitialSchedule.AssetListState? { read { $0.assetLists[eventID] } }
+
+    /// Whether the current break can be skipped now.
+    public var isCurrentEventSkippable: Bool { read { $0.current?.skippable ?? false } }
+
+    /// Skips the current break if it is skippable; primary resumes where the schedule says.
+    public func skipCurrentEvent() { send(.skipCurrentEvent) }
+
+    // MARK: Observation
+
+    /// Every event from now on (not periodic or boundary times: those have their own streams).
+    public func events() -> AsyncStream<PlayerEvent> {
+        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Calls `handler` with every event as it happens, in order, synchronously (for traces and
+    /// tests). The handler must not call back into the player.
+    public func addEventHandler(_ handler: @escaping @Sendable (PlayerEvent) -> Void) {
+        state.withLock { $0.handlers.append(handler) }
+    }
+
+    /// The time each `interval` of progress in `domain` while playing.
+    public func periodicTimes(interval: MediaTime, domain: TimeDomain = .primary) -> AsyncStream<MediaTime> {
+        observe { .addPeriodicObserver(id: $0, interval: interval, domain: domain) }
+    }
+
+    /// Each of `times` in `domain` as playback crosses it.
+    public func boundaryTimes(_ times: [MediaTime], domain: TimeDomain = .primary) -> AsyncStream<MediaTime> {
+        observe { .addBoundaryObserver(id: $0, times: times, domain: domain) }
+    }
+
+    private func observe(_ input: (Int) -> PlaybackMachine.Input) -> AsyncStream<MediaTime> {
+        let (stream, continuation) = AsyncStream<MediaTime>.makeStream(bufferingPolicy: .unbounded)
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.observerStreams[state.nextID] = continuation
+            run(input(state.nextID), in: &state)
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { state in
+                state.observerStreams[id] = nil
+                self?.run(.removeObserver(id: id), in: &state)
+            }
+        }
+        return stream
+    }
+
+    /// Loads in flight (a virtual-time driver waits for these before moving the clock on).
+    public var pendingLoadCount: Int { state.withLock { $0.loads.count } }
+}
