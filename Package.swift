@@ -79,7 +79,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PlayerEngineTests",
-            dependencies: ["PlayerEngine", "HLSPlaylist", "MediaTime", "VirtualTime", "NetworkIO"],
+            dependencies: ["PlayerEngine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "VirtualTime", "NetworkIO", "StreamOrigin", "TestSupport"],
+            exclude: ["Goldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(

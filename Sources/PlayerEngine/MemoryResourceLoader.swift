@@ -20,17 +20,20 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
 
     private struct State {
         var resources: [String: [UInt8]] = [:]
+        var generators: [String: @Sendable (Duration) -> [UInt8]?] = [:]
         var failures: [String: LoadError] = [:]
         var conditions: Conditions
         var requests: [ResourceRequest] = []
     }
 
     private let clock: C
+    private let origin: C.Instant
     private let state: Mutex<State>
 
     /// A loader on `clock` with `conditions`.
     public init(clock: C, conditions: Conditions = Conditions()) {
         self.clock = clock
+        self.origin = clock.now
         self.state = Mutex(State(conditions: conditions))
     }
 
@@ -39,6 +42,12 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
 
     /// Serves `text` as UTF-8 at `url`.
     public func set(_ url: String, text: String) { set(url, Array(text.utf8)) }
+
+    /// Serves what `generator` makes for the time of each request (since the loader was made), so
+    /// that a live playlist can grow as time passes; `nil` from it is a 404.
+    public func set(_ url: String, generator: @escaping @Sendable (Duration) -> [UInt8]?) {
+        state.withLock { $0.generators[url] = generator }
+    }
 
     /// Makes every load of `url` fail with `error` (or succeed again with `nil`).
     public func fail(_ url: String, with error: LoadError?) { state.withLock { $0.failures[url] = error } }
@@ -50,11 +59,14 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
     public var requests: [ResourceRequest] { state.withLock { $0.requests } }
 
     public func load(_ request: ResourceRequest) async throws(LoadError) -> LoadedResource {
-        let (bytes, failure, conditions) = state.withLock { state -> ([UInt8]?, LoadError?, Conditions) in
+        let elapsed = origin.duration(to: clock.now)
+        let (stored, generator, failure, conditions) = state.withLock { state -> ([UInt8]?, (@Sendable (Duration) -> [UInt8]?)?, LoadError?, Conditions) in
             state.requests.append(request)
             let url = Self.withoutQuery(request.url)
-            return (state.resources[request.url] ?? state.resources[url], state.failures[request.url] ?? state.failures[url], state.conditions)
+            return (state.resources[request.url] ?? state.resources[url], state.generators[request.url] ?? state.generators[url],
+                    state.failures[request.url] ?? state.failures[url], state.conditions)
         }
+        let bytes = stored ?? generator?(elapsed)
         let start = clock.now
         var body = bytes ?? []
         if let range = request.byteRange, bytes != nil {

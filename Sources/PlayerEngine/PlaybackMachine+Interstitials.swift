@@ -206,6 +206,9 @@ extension PlaybackMachine {
             return
         }
         if resume != primaryPosition { moveTo(primaryTime: resume, originator: .player) }
+        if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
+            playedToEnd()
+        }
         for skipped in schedule?.breaks ?? [] where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
             consumed.insert(skipped.id)
         }
@@ -321,7 +324,10 @@ extension PlaybackMachine {
             actions.append(.cancelLoad(id: id))
             primary?.segmentRequest = nil
         }
-        for index in observers.indices { observers[index].lastTime = time(in: observers[index].domain) }
+        // A break's resumption moves primary time but not integrated time.
+        for index in observers.indices where originator != .player || observers[index].domain == .primary {
+            observers[index].lastTime = time(in: observers[index].domain)
+        }
         emit(.timeJumped(to: target, originator: originator))
     }
 
@@ -347,7 +353,9 @@ extension PlaybackMachine {
             return clock.hostTime(whenItemReaches: target)
         case .integrated:
             if let playing = current {
-                guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }), segment.timeMapping.target.contains(target) else { return nil }
+                guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }),
+                    !(target < segment.timeMapping.target.start), !(segment.timeMapping.target.end < target)
+                else { return nil }
                 let offset = target - segment.timeMapping.target.start - playing.assetStartOffset
                 return playing.clock.hostTime(whenItemReaches: offset)
             }

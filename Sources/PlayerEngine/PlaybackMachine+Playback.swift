@@ -84,6 +84,10 @@ extension PlaybackMachine {
     func dueEvents() -> [(at: Duration, due: Due)] {
         var due: [(at: Duration, due: Due)] = []
         guard item != nil, !isFailed else { return due }
+        // Observers first: at equal times they see the time reached before what happens then.
+        for (index, observer) in observers.enumerated() {
+            if let at = observerDeadline(observer) { due.append((at, .observer(index))) }
+        }
         if let start = scheduledStart { due.append((start.at, .scheduledStart)) }
         if let first = retries.map(\.at).min() { due.append((first, .retry)) }
         if let reload = primary?.nextReload, primary?.playlistRequest == nil { due.append((reload, .reload(.primary))) }
@@ -91,9 +95,6 @@ extension PlaybackMachine {
             appendAssetDeadlines(playing, into: &due)
         } else if let pipeline = primary, pipeline.isReady, scheduledStart == nil {
             appendPrimaryDeadlines(pipeline, into: &due)
-        }
-        for (index, observer) in observers.enumerated() {
-            if let at = observerDeadline(observer) { due.append((at, .observer(index))) }
         }
         return due
     }
@@ -284,7 +285,12 @@ extension PlaybackMachine {
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
         let rate = ready ? playing.timeControl.effectiveRate : 0
         if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
+        var status = playing.timeControl.status
+        if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }
+        let changed = status != playing.lastStatus
+        playing.lastStatus = status
         current = playing
+        if changed { emit(.interstitialTimeControlStatusChanged(status)) }
     }
 
     mutating func playedToEnd() {

@@ -100,6 +100,7 @@ public struct PlaybackMachine: Sendable {
         var clock = MediaClock()
         var timeControl = TimeControl()
         var skippable = false
+        var lastStatus: TimeControlStatus?
         /// The offset into the break at which it was entered (joining in progress).
         var entryOffset = MediaTime.zero
         /// A seek to make once the break ends (a seek across a JUMP-restricted break).

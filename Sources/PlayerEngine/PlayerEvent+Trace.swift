@@ -51,6 +51,7 @@ extension PlayerEvent.Kind {
         case .itemStatusChanged: return "itemStatus"
         case .durationChanged: return "duration"
         case .timeControlStatusChanged: return "timeControlStatus"
+        case .interstitialTimeControlStatusChanged: return "interstitialStatus"
         case .rateChanged: return "rate"
         case .timeJumped: return "timeJumped"
         case .seekCompleted: return "seekCompleted"
@@ -80,7 +81,7 @@ extension PlayerEvent.Kind {
             if case .failed(let error) = status { return [("status", E.string("failed")), ("error", E.string(error.description))] }
             return [("status", E.string(status.description))]
         case .durationChanged(let duration): return [("duration", E.number(duration))]
-        case .timeControlStatusChanged(let status):
+        case .timeControlStatusChanged(let status), .interstitialTimeControlStatusChanged(let status):
             if case .waitingToPlayAtSpecifiedRate(let reason) = status {
                 return [("status", E.string("waiting")), ("reason", E.string(reason.rawValue))]
             }

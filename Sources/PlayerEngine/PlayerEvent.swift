@@ -63,6 +63,8 @@ public struct PlayerEvent: Sendable, Hashable {
         case durationChanged(MediaTime)
         /// The time-control status changed.
         case timeControlStatusChanged(TimeControlStatus)
+        /// The interstitial player's time-control status changed (while a break plays).
+        case interstitialTimeControlStatusChanged(TimeControlStatus)
         /// The rate changed, and who changed it.
         case rateChanged(rate: Double, originator: ChangeOriginator)
         /// The playhead jumped (a seek, a break's resumption, the live window), and who moved it.

@@ -4,6 +4,7 @@ import HLSPlaylist
 import InterludeCommandLine
 import MediaTime
 import Testing
+import TestSupport
 
 /// A folder of `Scenarios/`: `primary.m3u8` (its comment lines say what the scenario shows and the
 /// numbers expected), optional reloads and asset-list JSON files, an optional `args` file with the

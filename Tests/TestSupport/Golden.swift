@@ -4,11 +4,11 @@ import Testing
 /// Golden files (research/aesthetics.md, appendix B): compared byte for byte; on a mismatch the
 /// actual text is attached and the first differing line named. `UPDATE_GOLDENS=1` rewrites the
 /// file and still fails, so that nobody commits a golden without reviewing it.
-enum Golden {
-    static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1" }
+public enum Golden {
+    public static var isUpdating: Bool { ProcessInfo.processInfo.environment["UPDATE_GOLDENS"] == "1" }
 
     /// Checks `actual` against the golden at `url` (or rewrites it under `UPDATE_GOLDENS=1`).
-    static func check(_ actual: String, against url: URL, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func check(_ actual: String, against url: URL, sourceLocation: SourceLocation = #_sourceLocation) {
         let name = url.pathComponents.suffix(3).joined(separator: "/")
         if isUpdating {
             do {
