@@ -204,6 +204,7 @@ extension PlaybackMachine {
         refreshSchedule()
         // Breaks wholly before the start are not played; one in progress at a live join is.
         for scheduled in schedule?.breaks ?? [] where scheduled.start < start {
+            if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
             consumed.insert(scheduled.id)
         }
         emit(.durationChanged(timeline.isLive ? .indefinite : timeline.end))
