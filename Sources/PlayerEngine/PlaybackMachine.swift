@@ -260,8 +260,8 @@ public struct PlaybackMachine: Sendable {
         guard item != nil else { return }
         if hostTime > now {
             // Hold still at `time` until the host time comes, then go.
-            timeControl.setRate(0)
             moveTo(primaryTime: time, originator: originator)
+            timeControl.playImmediately(atRate: rate)
             scheduledStart = (hostTime, rate)
             noteRate(originator: originator)
             return

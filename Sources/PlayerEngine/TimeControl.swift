@@ -64,6 +64,8 @@ public struct TimeControl: Sendable, Hashable {
     /// Whether the buffer ran dry since the last start (the reason is then a stall, not the first
     /// evaluation of the buffering rate).
     private var hasStalled = false
+    /// `playImmediately` was asked before any media was there: start as soon as some is.
+    private var startsImmediately = false
 
     /// A time control: paused, without an item.
     public init() {}
@@ -74,6 +76,7 @@ public struct TimeControl: Sendable, Hashable {
         if requestedRate == 0, rate != 0 {
             mustRebuffer = automaticallyWaitsToMinimizeStalls && !hasEnoughBuffer
             hasStalled = false
+            startsImmediately = false
         }
         requestedRate = rate
     }
@@ -82,6 +85,7 @@ public struct TimeControl: Sendable, Hashable {
     public mutating func playImmediately(atRate rate: Double) {
         requestedRate = rate
         mustRebuffer = false
+        startsImmediately = !hasMedia
     }
 
     /// Reports the buffer: how much is loaded ahead of the playhead, and whether it reaches the end
@@ -90,8 +94,12 @@ public struct TimeControl: Sendable, Hashable {
         bufferedAhead = ahead
         bufferReachesEnd = reachesEnd
         if !hasMedia {
+            if startsImmediately { return }
             if requestedRate != 0, !mustRebuffer { hasStalled = true }
             mustRebuffer = true
+        } else if startsImmediately {
+            startsImmediately = false
+            mustRebuffer = false
         } else if hasEnoughBuffer || !automaticallyWaitsToMinimizeStalls {
             mustRebuffer = false
         }
