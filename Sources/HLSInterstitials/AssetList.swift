@@ -220,7 +220,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
 /// fetched when a live stream starts inside the break, `_HLS_start_offset`; query items already
 /// in the URI are kept.
 public enum InterstitialRequest {
-    /// `uri` resolved against `base` (when relative), with the client's query items added.
+    /// `uri` resolved against `base` (when relative), with the client's query items added (replacing
+    /// any it already has).
     ///
     /// - Parameters:
     ///   - primaryID: the primary session's identifier (its `X-PLAYBACK-SESSION-ID`).
@@ -231,6 +232,9 @@ public enum InterstitialRequest {
         // A data: URI carries its content and is not a request; a query would corrupt it (hls.js
         // leaves data: URIs alone too).
         if resolved.prefix(5).lowercased() == "data:" { return resolved }
+        // A URI that already carries the client's items (an asset list echoing them) gets them
+        // once, with this request's values.
+        resolved = removingClientQueryItems(resolved)
         var items: [String] = []
         if let primaryID { items.append("_HLS_primary_id=\(percentEncoded(primaryID))") }
         if let startOffset, startOffset > .zero {

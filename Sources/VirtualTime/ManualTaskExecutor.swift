@@ -26,11 +26,13 @@ public final class ManualTaskExecutor: TaskExecutor, Sendable {
     /// Blocks the calling thread until a job is queued (by another thread: a load over a real
     /// network finishing) or `timeout` passes; returns whether a job is waiting.
     public func waitForJob(timeout: Duration) -> Bool {
-        if pendingJobs > 0 { return true }
         let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        _ = arrivals.wait(timeout: .now() + .nanoseconds(nanoseconds))
-        return pendingJobs > 0
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        // Signals from jobs already run may be left over: wait until a job is really there.
+        while pendingJobs == 0 {
+            if arrivals.wait(timeout: deadline) == .timedOut { return pendingJobs > 0 }
+        }
+        return true
     }
 
     /// How many jobs are waiting.
