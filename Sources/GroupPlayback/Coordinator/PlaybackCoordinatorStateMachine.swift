@@ -750,15 +750,17 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         guard let state = currentState, state.rate != 0, let timeline,
             timeline.phases.contains(where: { $0.blockers.contains { $0.participant == participant } })
         else { return [] }
+        // The timeline already has the departed participant's intervals closed now: keep its
+        // restart time if the group is about to restart, else where it moves.
         let time = timeline.time(at: groupTime)
-        let isWaiting = timeline.status(at: groupTime) == .waiting
+        let anchor = timeline.phase(at: groupTime).anchorGroupTime ?? groupTime + configuration.commandLeadTime
         let counter = max(counters[state.itemIdentifier] ?? 0, state.timestamp.counter) + 1
         counters[state.itemIdentifier] = counter
         let resumed = CoordinatedPlaybackState(
             itemIdentifier: state.itemIdentifier,
             rate: state.rate,
             anchorTime: time,
-            anchorGroupTime: isWaiting ? groupTime + configuration.commandLeadTime : groupTime,
+            anchorGroupTime: max(anchor, groupTime),
             timestamp: CoordinationTimestamp(counter: counter, participant: localParticipant, issuedAt: groupTime)
         )
         states[state.itemIdentifier] = resumed
