@@ -74,6 +74,12 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         public var status: GroupTimeline.Status
         /// Whom the group waits for, and until when at the latest if known.
         public var blockers: [GroupTimeline.Blocker]
+
+        /// A status.
+        public init(status: GroupTimeline.Status, blockers: [GroupTimeline.Blocker]) {
+            self.status = status
+            self.blockers = blockers
+        }
     }
 
     /// Two participants' content durations differ (S1.7).
@@ -86,6 +92,19 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         public var localDuration: MediaTime
         /// The other participant's.
         public var participantDuration: MediaTime
+
+        /// A mismatch.
+        public init(
+            itemIdentifier: String,
+            participant: CoordinatedPlaybackParticipant.ID,
+            localDuration: MediaTime,
+            participantDuration: MediaTime
+        ) {
+            self.itemIdentifier = itemIdentifier
+            self.participant = participant
+            self.localDuration = localDuration
+            self.participantDuration = participantDuration
+        }
     }
 
     /// A shared break differs between two participants.
@@ -100,6 +119,21 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         public var localDuration: MediaTime?
         /// Its duration there (`nil`: not scheduled there).
         public var participantDuration: MediaTime?
+
+        /// A mismatch.
+        public init(
+            itemIdentifier: String,
+            eventIdentifier: String,
+            participant: CoordinatedPlaybackParticipant.ID,
+            localDuration: MediaTime?,
+            participantDuration: MediaTime?
+        ) {
+            self.itemIdentifier = itemIdentifier
+            self.eventIdentifier = eventIdentifier
+            self.participant = participant
+            self.localDuration = localDuration
+            self.participantDuration = participantDuration
+        }
     }
 
     /// A wait the local participant can expect at a coordinated time because others play ads
@@ -111,6 +145,13 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         public var breaks: [CoordinatedPlaybackParticipant.ID: MediaTime]
         /// How long the local participant will wait there: the longest break less its own.
         public var wait: MediaTime
+
+        /// An expected wait.
+        public init(coordinatedTime: MediaTime, breaks: [CoordinatedPlaybackParticipant.ID: MediaTime], wait: MediaTime) {
+            self.coordinatedTime = coordinatedTime
+            self.breaks = breaks
+            self.wait = wait
+        }
     }
 
     private struct LocalInterval: Sendable {
