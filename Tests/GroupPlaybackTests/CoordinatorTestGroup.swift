@@ -48,6 +48,8 @@ struct SimulatedPlayer {
     }
 
     mutating func reanchor(at groupTime: Duration) {
+        // A scheduled start keeps its anchor.
+        guard groupTime > anchorGroupTime else { return }
         anchorTime = itemTime(at: groupTime)
         anchorGroupTime = groupTime
     }

@@ -8,7 +8,8 @@ import MediaTime
 public enum PlaybackControlCommand: Sendable, Hashable {
     /// Play at `rate` so that the player is at `position` at `groupTime`. A group time in the future
     /// is a scheduled start: seek there and start then. One in the past means playback should have
-    /// started then: start at the position the anchor gives for now.
+    /// started then: start at the position the anchor gives for now. Resets any rate multiplier
+    /// (the coordinator follows with ``adjustRate(multiplier:)`` when a learned trim applies).
     case play(rate: Double, position: PlaybackPosition, groupTime: Duration)
     /// Pause at `position` (seek there), or where the player is when `nil` (a remote pause when
     /// ``PlaybackCoordinatorStateMachine/pauseSnapsToMediaTimeOfOriginator`` is off).

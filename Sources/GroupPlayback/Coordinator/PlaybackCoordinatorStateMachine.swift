@@ -683,19 +683,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             return [.control(PlaybackControl(command: .adjustRate(multiplier: multiplier), originator: nil, itemIdentifier: item))]
         case .seek:
             lastControl = nil
-            var actions = follow(at: groupTime, originator: nil)
-            if driftCorrector.multiplier != 1 {
-                actions.append(
-                    .control(
-                        PlaybackControl(
-                            command: .adjustRate(multiplier: driftCorrector.multiplier),
-                            originator: nil,
-                            itemIdentifier: item
-                        )
-                    )
-                )
-            }
-            return actions
+            return follow(at: groupTime, originator: nil)
         }
     }
 
@@ -957,6 +945,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             }
             driftCorrector.reset(at: groupTime)
             actions.append(.control(PlaybackControl(command: command, originator: remoteOriginator, itemIdentifier: item)))
+            if case .play = command, driftCorrector.multiplier != 1 {
+                // A play resets the player's multiplier; the learned trim still applies.
+                let trim = PlaybackControlCommand.adjustRate(multiplier: driftCorrector.multiplier)
+                actions.append(.control(PlaybackControl(command: trim, originator: nil, itemIdentifier: item)))
+            }
         }
         actions += statusActions(at: groupTime)
         return actions
