@@ -1,0 +1,237 @@
+import HLSInterstitials
+import MediaTime
+
+/// One participant's correspondence between its own playback positions and the group's
+/// coordinated timeline (MISSION S1.5, S1.8, S2.10).
+///
+/// The coordinated timeline is the shared primary content with every break that may differ
+/// between participants taken out, and with every break whose content is the same for everyone
+/// (`X-CONTENT-MAY-VARY=NO`) left in, since the whole group plays it in sync:
+/// - a stitched-ad range on the item timeline is removed (content stands still while it plays);
+/// - an interstitial break whose content may vary is local: coordinated time stands still at its
+///   start while the participant plays it, and its resumption offset only moves that participant;
+/// - an interstitial break whose content may not vary occupies its duration on the coordinated
+///   timeline, and primary content after it shifts by `duration − resumptionOffset`.
+///
+/// Stitched ranges are sums of EXTINF (S1.6). Every computation is exact.
+public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
+    /// An interstitial break on the item's primary timeline.
+    public struct Break: Sendable, Hashable, Codable {
+        /// The interstitial event's identifier (its DATERANGE ID).
+        public var eventIdentifier: String
+        /// Where primary is left for the break, on the item timeline.
+        public var itemTime: MediaTime
+        /// How long the break plays.
+        public var duration: MediaTime
+        /// How far primary has moved on when it resumes (the spec's X-RESUME-OFFSET; the duration
+        /// when absent on live, 0 typically on VOD).
+        public var resumptionOffset: MediaTime
+        /// Whether participants may see different content in this break (`X-CONTENT-MAY-VARY`,
+        /// default true). When false the group plays the break in sync (S2.10).
+        public var contentMayVary: Bool
+
+        /// A break.
+        public init(
+            eventIdentifier: String,
+            itemTime: MediaTime,
+            duration: MediaTime,
+            resumptionOffset: MediaTime = .zero,
+            contentMayVary: Bool = true
+        ) {
+            self.eventIdentifier = eventIdentifier
+            self.itemTime = itemTime
+            self.duration = duration
+            self.resumptionOffset = resumptionOffset
+            self.contentMayVary = contentMayVary
+        }
+
+        /// A break from a scheduled interstitial (its resolved start, duration and resumption offset).
+        public init(_ scheduled: InterstitialSchedule.Break) {
+            self.init(
+                eventIdentifier: scheduled.id,
+                itemTime: scheduled.start,
+                duration: scheduled.playoutDuration,
+                resumptionOffset: scheduled.resumptionOffset,
+                contentMayVary: scheduled.event.contentMayVary
+            )
+        }
+    }
+
+    /// A break the participant plays on its own: coordinated time stands still meanwhile.
+    public struct LocalBreak: Sendable, Hashable {
+        /// The stitched range on the item timeline, or the interstitial event's identifier.
+        public enum Kind: Sendable, Hashable {
+            /// A stitched ad range.
+            case stitched(MediaTimeRange)
+            /// An interstitial break whose content may vary.
+            case interstitial(eventIdentifier: String)
+        }
+
+        /// Which break.
+        public var kind: Kind
+        /// The coordinated time that stands still during it (its start on the coordinated timeline).
+        public var coordinatedTime: MediaTime
+        /// How much of it is left to play from the position asked about.
+        public var remaining: MediaTime
+    }
+
+    /// Ads stitched into the item (ranges on the item timeline).
+    public var stitchedAdRanges: [MediaTimeRange]
+    /// The item's duration (stitched ads included); `nil` for live.
+    public var itemDuration: MediaTime?
+    /// Interstitial breaks, ordered by item time.
+    public var breaks: [Break]
+
+    /// A mapping. Ranges are sorted and merged; breaks sorted by item time.
+    public init(stitchedAdRanges: [MediaTimeRange] = [], itemDuration: MediaTime? = nil, breaks: [Break] = []) {
+        let stitched = StitchedAds(ranges: stitchedAdRanges, itemDuration: itemDuration ?? .zero)
+        self.stitchedAdRanges = stitched.ranges
+        self.itemDuration = itemDuration
+        self.breaks = breaks.sorted { $0.itemTime < $1.itemTime }
+    }
+
+    /// The identity mapping: the whole item is primary content shared by the group.
+    public static let identity = CoordinatedTimeMapping()
+
+    private var stitched: StitchedAds {
+        StitchedAds(ranges: stitchedAdRanges, itemDuration: itemDuration ?? .zero)
+    }
+
+    /// The primary content's duration without stitched ads (what S1.7 requires to match across
+    /// participants on VOD); `nil` for live.
+    public var contentDuration: MediaTime? {
+        guard itemDuration != nil else { return nil }
+        return stitched.contentDuration
+    }
+
+    /// The breaks everyone plays in sync, with their start on the content timeline.
+    private var sharedBreaks: [(content: MediaTime, break: Break)] {
+        breaks.filter { !$0.contentMayVary }.map { (stitched.contentTime(forItemTime: $0.itemTime), $0) }
+    }
+
+    /// The coordinated time of a content time (item time with stitched ads removed).
+    private func coordinatedTime(forContentTime content: MediaTime) -> MediaTime {
+        var shift = MediaTime.zero
+        for (start, shared) in sharedBreaks {
+            if content < start { break }
+            if content < start + shared.resumptionOffset {
+                // Primary skipped by the break's resumption offset: it is where the break ends.
+                return start + shift + shared.duration
+            }
+            shift += shared.duration - shared.resumptionOffset
+        }
+        return content + shift
+    }
+
+    /// The coordinated time of a position. Inside a stitched ad or a break whose content may vary,
+    /// the coordinated time of its start (the group's content does not advance for this
+    /// participant meanwhile).
+    ///
+    /// - Complexity: O(r + b) in the number of stitched ranges and breaks.
+    public func coordinatedTime(for position: PlaybackPosition) -> MediaTime {
+        switch position {
+        case .item(let time):
+            return coordinatedTime(forContentTime: stitched.contentTime(forItemTime: time))
+        case .interstitial(let identifier, let offset):
+            guard let found = breaks.first(where: { $0.eventIdentifier == identifier }) else {
+                return coordinatedTime(forContentTime: .zero)
+            }
+            let start = coordinatedTime(forContentTime: stitched.contentTime(forItemTime: found.itemTime))
+            guard !found.contentMayVary else { return start }
+            // The shared break's start is where primary before it ends: map the instant before.
+            let before = coordinatedStart(ofSharedBreak: found)
+            return before + MediaTime.min(offset, found.duration)
+        }
+    }
+
+    private func coordinatedStart(ofSharedBreak target: Break) -> MediaTime {
+        var shift = MediaTime.zero
+        let content = stitched.contentTime(forItemTime: target.itemTime)
+        for (start, shared) in sharedBreaks {
+            if shared == target { break }
+            if content < start { break }
+            shift += shared.duration - shared.resumptionOffset
+        }
+        return content + shift
+    }
+
+    /// The local position of a coordinated time.
+    ///
+    /// Where the participant has a local break exactly at that coordinated time, `afterLocalBreaks`
+    /// chooses the position after it (the participant has played it already) or before it (the
+    /// break plays next, which is how a seek into a stitched range lands on the range's start).
+    ///
+    /// - Complexity: O(r + b).
+    public func position(forCoordinatedTime time: MediaTime, afterLocalBreaks: Bool = false) -> PlaybackPosition {
+        var shift = MediaTime.zero
+        for (start, shared) in sharedBreaks {
+            let coordinatedStart = start + shift
+            if time < coordinatedStart { break }
+            if time < coordinatedStart + shared.duration {
+                return .interstitial(eventIdentifier: shared.eventIdentifier, offset: time - coordinatedStart)
+            }
+            shift += shared.duration - shared.resumptionOffset
+        }
+        let content = time - shift
+        var item = stitched.itemTime(forContentTime: content)
+        if afterLocalBreaks {
+            // Skip stitched ranges that start exactly here (they may be adjacent).
+            while let range = stitchedAdRanges.first(where: { $0.start == item }) { item = range.end }
+        }
+        return .item(item)
+    }
+
+    /// The local break at a position, if any: a stitched range containing an item time, or a break
+    /// whose content may vary.
+    public func localBreak(at position: PlaybackPosition) -> LocalBreak? {
+        switch position {
+        case .item(let time):
+            guard let range = stitched.range(containing: time) else { return nil }
+            return LocalBreak(
+                kind: .stitched(range),
+                coordinatedTime: coordinatedTime(for: position),
+                remaining: range.end - time
+            )
+        case .interstitial(let identifier, let offset):
+            guard let found = breaks.first(where: { $0.eventIdentifier == identifier }), found.contentMayVary else {
+                return nil
+            }
+            return LocalBreak(
+                kind: .interstitial(eventIdentifier: identifier),
+                coordinatedTime: coordinatedTime(for: position),
+                remaining: MediaTime.max(found.duration - offset, .zero)
+            )
+        }
+    }
+
+    /// The participant's local breaks as the group sees them: where each holds the coordinated
+    /// timeline and for how long (for the ad-schedule message, S1.11).
+    public var localBreakSchedule: [AdSchedule.Entry] {
+        var entries: [AdSchedule.Entry] = []
+        for range in stitchedAdRanges {
+            entries.append(
+                AdSchedule.Entry(
+                    coordinatedTime: coordinatedTime(for: .item(range.start)),
+                    duration: range.duration,
+                    source: .stitched
+                )
+            )
+        }
+        for local in breaks where local.contentMayVary {
+            entries.append(
+                AdSchedule.Entry(
+                    coordinatedTime: coordinatedTime(for: .item(local.itemTime)),
+                    duration: local.duration,
+                    source: .interstitial(eventIdentifier: local.eventIdentifier)
+                )
+            )
+        }
+        return entries.sorted { $0.coordinatedTime < $1.coordinatedTime }
+    }
+
+    /// The breaks the group plays in sync, by event identifier, with their durations (compared
+    /// across participants: they must agree).
+    public var sharedBreakDurations: [String: MediaTime] {
+        Dictionary(breaks.filter { !$0.contentMayVary }.map { ($0.eventIdentifier, $0.duration) }) { a, _ in a }
+    }
+}

@@ -1,0 +1,963 @@
+import MediaTime
+
+/// The playback coordinator of one participant, as a state machine: Apple's
+/// `AVPlaybackCoordinator` semantics (research/coordination.md §1) extended to participants who see
+/// different ads (MISSION S1.1–S1.11, S2.10).
+///
+/// It takes inputs (the app's transport requests, suspensions, the local player's observations,
+/// messages from other participants, the passing of group time) and returns actions (messages to
+/// send, commands for the local player, events for UI). It never reads a clock: every input carries
+/// the current time on the agreed group clock. A shell performs the actions and calls
+/// ``advance(to:)`` at ``nextDeadline(after:)``.
+///
+/// The group's playback intent is a replicated ``CoordinatedPlaybackState`` per item, ordered by
+/// ``CoordinationTimestamp``; each participant's readiness and suspensions travel as
+/// ``ParticipantStateUpdate``s; and every participant folds both into the same ``GroupTimeline``,
+/// which says where the group is, whether it waits and for whom. All positions the group shares are
+/// on the coordinated timeline (``CoordinatedTimeMapping``): each participant's own ads are taken
+/// out there and put back when the coordinator commands its player.
+public struct PlaybackCoordinatorStateMachine: Sendable {
+    /// Settings that are not part of Apple's API.
+    public struct Configuration: Sendable, Hashable {
+        /// How far ahead a start is scheduled (a play, a seek while playing, a resume after a
+        /// wait), so that the message reaches everyone first. The timing layer may raise it to
+        /// about twice the largest round trip.
+        public var commandLeadTime: Duration = .milliseconds(300)
+        /// The longest the group waits at a start for a participant that is not ready (`nil`: as
+        /// long as it takes).
+        public var readinessWaitLimit: Duration? = .seconds(60)
+        /// How much participants' content durations may differ before it is reported (S1.7).
+        public var contentDurationTolerance: MediaTime = .zero
+        /// Drift-correction thresholds.
+        public var driftCorrection = DriftCorrector.Configuration()
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// To whom a message goes.
+    public enum Recipients: Sendable, Hashable {
+        /// Every other participant.
+        case all
+        /// One participant (a reply to a joiner).
+        case participant(CoordinatedPlaybackParticipant.ID)
+    }
+
+    /// Something for the shell to do.
+    public enum Action: Sendable, Hashable {
+        /// Send a message.
+        case send(CoordinationMessage, to: Recipients)
+        /// Command the local player.
+        case control(PlaybackControl)
+        /// Tell the app.
+        case event(Event)
+    }
+
+    /// What the app may show.
+    public enum Event: Sendable, Hashable {
+        /// The local suspension reasons changed (Apple's `suspensionReasonsDidChangeNotification`).
+        case suspensionReasonsChanged([CoordinatedPlaybackSuspension.Reason])
+        /// Another participant's state changed (`otherParticipantsDidChangeNotification`).
+        case otherParticipantsChanged([CoordinatedPlaybackParticipant])
+        /// The group started or stopped waiting, or now waits for someone else.
+        case groupStatusChanged(GroupPlaybackStatus)
+        /// A participant's content duration differs from the local one (S1.7).
+        case contentDurationMismatch(ContentDurationMismatch)
+        /// A break the group plays in sync has a different duration, or is missing, on a
+        /// participant (S2.10 requires the same content).
+        case sharedBreakMismatch(SharedBreakMismatch)
+    }
+
+    /// The group's status as UI shows it.
+    public struct GroupPlaybackStatus: Sendable, Hashable {
+        /// Paused, playing or waiting.
+        public var status: GroupTimeline.Status
+        /// Whom the group waits for, and until when at the latest if known.
+        public var blockers: [GroupTimeline.Blocker]
+
+        /// A status.
+        public init(status: GroupTimeline.Status, blockers: [GroupTimeline.Blocker]) {
+            self.status = status
+            self.blockers = blockers
+        }
+    }
+
+    /// Two participants' content durations differ (S1.7).
+    public struct ContentDurationMismatch: Sendable, Hashable {
+        /// The item.
+        public var itemIdentifier: String
+        /// The other participant.
+        public var participant: CoordinatedPlaybackParticipant.ID
+        /// The local content duration.
+        public var localDuration: MediaTime
+        /// The other participant's.
+        public var participantDuration: MediaTime
+
+        /// A mismatch.
+        public init(
+            itemIdentifier: String,
+            participant: CoordinatedPlaybackParticipant.ID,
+            localDuration: MediaTime,
+            participantDuration: MediaTime
+        ) {
+            self.itemIdentifier = itemIdentifier
+            self.participant = participant
+            self.localDuration = localDuration
+            self.participantDuration = participantDuration
+        }
+    }
+
+    /// A shared break differs between two participants.
+    public struct SharedBreakMismatch: Sendable, Hashable {
+        /// The item.
+        public var itemIdentifier: String
+        /// The interstitial event.
+        public var eventIdentifier: String
+        /// The other participant.
+        public var participant: CoordinatedPlaybackParticipant.ID
+        /// Its duration here (`nil`: not scheduled here).
+        public var localDuration: MediaTime?
+        /// Its duration there (`nil`: not scheduled there).
+        public var participantDuration: MediaTime?
+
+        /// A mismatch.
+        public init(
+            itemIdentifier: String,
+            eventIdentifier: String,
+            participant: CoordinatedPlaybackParticipant.ID,
+            localDuration: MediaTime?,
+            participantDuration: MediaTime?
+        ) {
+            self.itemIdentifier = itemIdentifier
+            self.eventIdentifier = eventIdentifier
+            self.participant = participant
+            self.localDuration = localDuration
+            self.participantDuration = participantDuration
+        }
+    }
+
+    /// A wait the local participant can expect at a coordinated time because others play ads
+    /// there (S1.11).
+    public struct ExpectedWait: Sendable, Hashable {
+        /// Where the group will stand.
+        public var coordinatedTime: MediaTime
+        /// Who plays a break there and for how long.
+        public var breaks: [CoordinatedPlaybackParticipant.ID: MediaTime]
+        /// How long the local participant will wait there: the longest break less its own.
+        public var wait: MediaTime
+
+        /// An expected wait.
+        public init(coordinatedTime: MediaTime, breaks: [CoordinatedPlaybackParticipant.ID: MediaTime], wait: MediaTime) {
+            self.coordinatedTime = coordinatedTime
+            self.breaks = breaks
+            self.wait = wait
+        }
+    }
+
+    private struct LocalInterval: Sendable {
+        enum Key: Hashable { case suspension(Int), readiness }
+        var key: Key
+        var interval: WaitInterval
+    }
+
+    private struct ControlKey: Hashable {
+        enum Target: Hashable {
+            case paused(MediaTime, snaps: Bool)
+            case waiting(MediaTime)
+            case playing(anchorTime: MediaTime, anchorGroupTime: Duration)
+        }
+
+        var timestamp: CoordinationTimestamp
+        var target: Target
+    }
+
+    // MARK: - Apple's properties
+
+    /// This participant.
+    public let localParticipant: CoordinatedPlaybackParticipant.ID
+    /// Settings beyond Apple's API.
+    public var configuration: Configuration
+    /// The reasons the group waits out (the waiting policy, S1.3, S1.4). Applies to suspensions
+    /// begun afterwards; ``setSuspensionReasonsThatTriggerWaiting(_:at:)`` also re-evaluates the
+    /// ones in progress. Policies are expected to match across the group: a suspension holds the
+    /// group when the suspended participant's policy says so, so that everyone agrees.
+    public var suspensionReasonsThatTriggerWaiting: [CoordinatedPlaybackSuspension.Reason] = [.userIsChangingCurrentTime]
+    /// Whether a remote pause moves the local player to the originator's pause time (default
+    /// true); when false the local player pauses where it is.
+    public var pauseSnapsToMediaTimeOfOriginator = true
+    /// The item the coordinator coordinates (set by ``transitionToItem(withIdentifier:mapping:proposingInitialTime:isReadyToPlay:at:)``).
+    public private(set) var currentItemIdentifier: String?
+    /// The local item's mapping onto the coordinated timeline.
+    public private(set) var mapping: CoordinatedTimeMapping = .identity
+
+    private var participantLimits: [CoordinatedPlaybackSuspension.Reason: Int] = [:]
+    private var waitLimits: [CoordinatedPlaybackSuspension.Reason: Duration] = [:]
+    private var states: [String: CoordinatedPlaybackState] = [:]
+    private var counters: [String: UInt64] = [:]
+    private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:]
+    private var schedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] = [:]
+    private var suspensions: [CoordinatedPlaybackSuspension] = []
+    private var nextSuspensionID = 1
+    private var automaticBreak: (suspension: CoordinatedPlaybackSuspension, coordinatedTime: MediaTime)?
+    private var exitedBreakTime: MediaTime?
+    private var isReady = true
+    private var localIntervals: [LocalInterval] = []
+    private var sequence: UInt64 = 0
+    private var timeline: GroupTimeline?
+    private var lastControl: ControlKey?
+    private var lastPlay: (position: MediaTime, groupTime: Duration, rate: Double)?
+    private var lastStatus: GroupPlaybackStatus?
+    private var reportedMismatches: Set<String> = []
+    /// The drift corrector for the local player.
+    public private(set) var driftCorrector: DriftCorrector
+
+    /// A coordinator for `localParticipant`, not yet on any item.
+    public init(localParticipant: CoordinatedPlaybackParticipant.ID, configuration: Configuration = Configuration()) {
+        self.localParticipant = localParticipant
+        self.configuration = configuration
+        self.driftCorrector = DriftCorrector(configuration: configuration.driftCorrection)
+    }
+
+    /// The reasons the local participant is suspended for, in the order they began, without
+    /// repeats. While not empty the coordinator neither follows the group nor commands it.
+    public var suspensionReasons: [CoordinatedPlaybackSuspension.Reason] {
+        var seen: [CoordinatedPlaybackSuspension.Reason] = []
+        for suspension in suspensions where !seen.contains(suspension.reason) { seen.append(suspension.reason) }
+        return seen
+    }
+
+    /// The other participants, by identifier.
+    public var otherParticipants: [CoordinatedPlaybackParticipant] {
+        remotes.values.sorted { $0.participant < $1.participant }.map(\.participantDescription)
+    }
+
+    /// How many participants a group may have before the coordinator stops waiting out suspensions
+    /// for `reason` (default: no limit).
+    public func participantLimitForWaitingOutSuspensions(withReason reason: CoordinatedPlaybackSuspension.Reason) -> Int {
+        participantLimits[reason] ?? .max
+    }
+
+    /// Sets ``participantLimitForWaitingOutSuspensions(withReason:)``: in a larger group, a
+    /// suspension with that reason no longer holds the others.
+    public mutating func setParticipantLimit(
+        _ limit: Int,
+        forWaitingOutSuspensionsWithReason reason: CoordinatedPlaybackSuspension.Reason
+    ) {
+        participantLimits[reason] = limit
+    }
+
+    /// The longest the group waits out one suspension with `reason` (default: as long as it lasts).
+    /// After that, the group resumes and the suspended participant catches up when it ends.
+    public func waitLimit(forWaitingOutSuspensionsWithReason reason: CoordinatedPlaybackSuspension.Reason) -> Duration? {
+        waitLimits[reason]
+    }
+
+    /// Sets ``waitLimit(forWaitingOutSuspensionsWithReason:)`` for suspensions begun afterwards.
+    public mutating func setWaitLimit(
+        _ limit: Duration?,
+        forWaitingOutSuspensionsWithReason reason: CoordinatedPlaybackSuspension.Reason
+    ) {
+        waitLimits[reason] = limit
+    }
+
+    /// Whether the local player is ready to play.
+    public var isReadyToPlay: Bool { isReady }
+
+    /// The group's state for the current item, if known.
+    public var currentState: CoordinatedPlaybackState? {
+        currentItemIdentifier.flatMap { states[$0] }
+    }
+
+    /// The group timeline for the current item, if the group's state is known.
+    public var groupTimeline: GroupTimeline? { timeline }
+
+    // MARK: - Queries
+
+    /// The coordinated time the group is expected to be at, at a group time.
+    public func expectedCoordinatedTime(atGroupTime groupTime: Duration) -> MediaTime? {
+        timeline?.time(at: groupTime)
+    }
+
+    /// The position on the local item the coordinator expects to be playing at a group time
+    /// (Apple's `expectedItemTime(atHostTime:)`, on the group clock): useful to decide whether to
+    /// end a suspension such as stall recovery.
+    public func expectedItemTime(atGroupTime groupTime: Duration) -> PlaybackPosition? {
+        guard let time = timeline?.time(at: groupTime) else { return nil }
+        return localPosition(for: time)
+    }
+
+    /// What the group does at a group time, and whom it waits for.
+    public func groupStatus(at groupTime: Duration) -> GroupPlaybackStatus? {
+        guard let timeline else { return nil }
+        return GroupPlaybackStatus(status: timeline.status(at: groupTime), blockers: timeline.blockers(at: groupTime))
+    }
+
+    /// The next group time at which the coordinator has something to do (a scheduled start, the
+    /// group reaching a participant's break, a wait limit, the local player reaching its own
+    /// break); call ``advance(to:)`` then.
+    public func nextDeadline(after groupTime: Duration) -> Duration? {
+        var candidates: [Duration] = []
+        if let change = timeline?.nextChange(after: groupTime) { candidates.append(change) }
+        if suspensions.isEmpty, let lastPlay, lastPlay.rate > 0 {
+            let starts = mapping.stitchedAdRanges.map(\.start) + mapping.breaks.filter(\.contentMayVary).map(\.itemTime)
+            for start in starts where lastPlay.position < start {
+                let at = max(lastPlay.groupTime, .zero)
+                    + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
+                if at > groupTime { candidates.append(at) }
+            }
+        }
+        return candidates.min()
+    }
+
+    /// The waits the local participant can expect between two coordinated times because other
+    /// participants play longer breaks there, from their shared ad schedules (S1.11). Empty unless
+    /// playing an interstitial triggers waiting.
+    ///
+    /// - Complexity: O(n·e) in participants and schedule entries.
+    public func expectedWaits(from start: MediaTime, through end: MediaTime) -> [ExpectedWait] {
+        guard suspensionReasonsThatTriggerWaiting.contains(.playingInterstitial), let item = currentItemIdentifier else {
+            return []
+        }
+        var byTime: [MediaTime: [CoordinatedPlaybackParticipant.ID: MediaTime]] = [:]
+        for (participant, schedule) in schedules where schedule.itemIdentifier == item && remotes[participant]?.itemIdentifier == item {
+            for entry in schedule.entries where !(entry.coordinatedTime < start) && !(end < entry.coordinatedTime) {
+                byTime[entry.coordinatedTime, default: [:]][participant, default: .zero] += entry.duration
+            }
+        }
+        let own = mapping.localBreakSchedule
+        return byTime.keys.sorted().compactMap { time in
+            let breaks = byTime[time]!
+            let longest = breaks.values.max() ?? .zero
+            let mine = own.filter { $0.coordinatedTime == time }.reduce(MediaTime.zero) { $0 + $1.duration }
+            guard mine < longest else { return nil }
+            return ExpectedWait(coordinatedTime: time, breaks: breaks, wait: longest - mine)
+        }
+    }
+
+    /// The ad schedule other participants shared, by participant.
+    public var adSchedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] { schedules }
+
+    // MARK: - Membership
+
+    /// The local participant joined the group or reconnected: it says hello and shares its state;
+    /// the others answer with theirs, and the newest playback state wins, so that a joiner adopts
+    /// the group's time and a reconnecting participant never resets anyone.
+    public mutating func connect(at groupTime: Duration) -> [Action] {
+        var actions: [Action] = [.send(.hello(localParticipant), to: .all)]
+        actions += publish(at: groupTime)
+        if let state = currentState { actions.append(.send(.playbackState(state), to: .all)) }
+        if let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .all)) }
+        return actions
+    }
+
+    /// A participant left (or was lost). If it was holding the group, the group resumes from where
+    /// it stands (no wait outlives a departed participant).
+    public mutating func participantLeft(_ participant: CoordinatedPlaybackParticipant.ID, at groupTime: Duration) -> [Action] {
+        guard var update = remotes[participant] else { return [] }
+        var actions: [Action] = []
+        if update.itemIdentifier == currentItemIdentifier {
+            for index in update.waitIntervals.indices where update.waitIntervals[index].end == nil {
+                update.waitIntervals[index].end = groupTime
+            }
+            remotes[participant] = update
+            rebuildTimeline()
+            actions += reanchorIfNeeded(removing: participant, at: groupTime)
+        }
+        remotes[participant] = nil
+        schedules[participant] = nil
+        rebuildTimeline()
+        actions.append(.event(.otherParticipantsChanged(otherParticipants)))
+        actions += follow(at: groupTime, originator: nil)
+        return actions
+    }
+
+    // MARK: - Items
+
+    /// Starts coordinating an item (Apple's `transitionToItem(withIdentifier:proposingInitialTimingBasedOn:)`).
+    ///
+    /// If the group already has a state for the item, the local player follows it. Otherwise the
+    /// coordinator proposes `initialTime` at `rate` (paused at zero by default) as an initial
+    /// proposal, which an existing group's state always beats.
+    ///
+    /// - Parameters:
+    ///   - identifier: the item's identity, the same for every participant whatever its URL; `nil`
+    ///     stops coordinating.
+    ///   - mapping: the local item's ads and breaks.
+    ///   - initialTime: the position proposed if the group has no state for the item.
+    ///   - isReadyToPlay: whether the local player can play the item already.
+    public mutating func transitionToItem(
+        withIdentifier identifier: String?,
+        mapping: CoordinatedTimeMapping = .identity,
+        proposingInitialTime initialTime: PlaybackPosition = .item(.zero),
+        rate: Double = 0,
+        isReadyToPlay: Bool = true,
+        at groupTime: Duration
+    ) -> [Action] {
+        currentItemIdentifier = identifier
+        self.mapping = mapping
+        localIntervals.removeAll()
+        automaticBreak = nil
+        exitedBreakTime = nil
+        lastControl = nil
+        lastPlay = nil
+        lastStatus = nil
+        isReady = isReadyToPlay
+        driftCorrector.reset(at: groupTime)
+        if !isReady {
+            localIntervals.append(
+                LocalInterval(
+                    key: .readiness,
+                    interval: WaitInterval(cause: .notReady, start: groupTime, waitLimit: configuration.readinessWaitLimit)
+                )
+            )
+        }
+        var actions: [Action] = []
+        guard let identifier else {
+            timeline = nil
+            return publish(at: groupTime)
+        }
+        if states[identifier] == nil {
+            let coordinated = mapping.coordinatedTime(for: initialTime)
+            let state = CoordinatedPlaybackState(
+                itemIdentifier: identifier,
+                rate: rate,
+                anchorTime: coordinated,
+                anchorGroupTime: rate == 0 ? groupTime : groupTime + configuration.commandLeadTime,
+                timestamp: CoordinationTimestamp(counter: 0, participant: localParticipant, issuedAt: groupTime)
+            )
+            states[identifier] = state
+            actions.append(.send(.playbackState(state), to: .all))
+        }
+        actions += publish(at: groupTime)
+        if let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .all)) }
+        actions += checkMismatches()
+        rebuildTimeline()
+        actions += follow(at: groupTime, originator: nil)
+        return actions
+    }
+
+    // MARK: - Transport
+
+    /// Changes the group's rate (Apple's `coordinateRateChange(to:options:)`): 0 pauses everyone at
+    /// the group's current time; a non-zero rate starts everyone together a lead time ahead, after
+    /// waiting out the suspensions the policy names and participants that are not ready, unless
+    /// `playImmediately`. While suspended, only the local player changes.
+    public mutating func coordinateRateChange(
+        to rate: Double,
+        playImmediately: Bool = false,
+        at groupTime: Duration
+    ) -> [Action] {
+        guard let item = currentItemIdentifier, let timeline else { return [] }
+        guard suspensions.isEmpty else {
+            return [.control(PlaybackControl(command: .setLocalRate(rate), originator: nil, itemIdentifier: item))]
+        }
+        let time = timeline.time(at: groupTime)
+        return issue(rate: rate, time: time, playImmediately: playImmediately, at: groupTime)
+    }
+
+    /// Moves the whole group to a position of the local item, keeping the group's rate (Apple's
+    /// `coordinateSeek(to:options:)`). A position inside a local stitched ad or a break whose
+    /// content may vary moves the group to the break's start (S1.5); one inside a break the group
+    /// shares moves everyone into it (S2.10).
+    public mutating func coordinateSeek(to position: PlaybackPosition, at groupTime: Duration) -> [Action] {
+        guard currentItemIdentifier != nil, let state = currentState else { return [] }
+        guard suspensions.isEmpty else { return [] }
+        exitedBreakTime = nil
+        return issue(rate: state.rate, time: mapping.coordinatedTime(for: position), playImmediately: false, at: groupTime)
+    }
+
+    private mutating func issue(rate: Double, time: MediaTime, playImmediately: Bool, at groupTime: Duration) -> [Action] {
+        guard let item = currentItemIdentifier else { return [] }
+        let counter = max(counters[item] ?? 0, states[item]?.timestamp.counter ?? 0) + 1
+        counters[item] = counter
+        let state = CoordinatedPlaybackState(
+            itemIdentifier: item,
+            rate: rate,
+            anchorTime: time,
+            anchorGroupTime: rate == 0 ? groupTime : groupTime + configuration.commandLeadTime,
+            timestamp: CoordinationTimestamp(counter: counter, participant: localParticipant, issuedAt: groupTime),
+            playsImmediately: playImmediately
+        )
+        states[item] = state
+        pruneIntervals()
+        rebuildTimeline()
+        driftCorrector.reset(at: groupTime)
+        var actions: [Action] = [.send(.playbackState(state), to: .all)]
+        actions += follow(at: groupTime, originator: nil)
+        return actions
+    }
+
+    // MARK: - Suspensions
+
+    /// Begins a suspension (Apple's `beginSuspension(for:)`): the coordinator stops following the
+    /// group and stops commanding it until the last suspension ends, and tells the others why. If
+    /// the reason triggers waiting (and the group is within the reason's participant limit), the
+    /// group holds until it ends.
+    public mutating func beginSuspension(
+        for reason: CoordinatedPlaybackSuspension.Reason,
+        at groupTime: Duration
+    ) -> (CoordinatedPlaybackSuspension, [Action]) {
+        beginSuspension(for: reason, holdTime: nil, expectedDuration: nil, at: groupTime)
+    }
+
+    private mutating func beginSuspension(
+        for reason: CoordinatedPlaybackSuspension.Reason,
+        holdTime: MediaTime?,
+        expectedDuration: Duration?,
+        at groupTime: Duration
+    ) -> (CoordinatedPlaybackSuspension, [Action]) {
+        let before = suspensionReasons
+        let suspension = CoordinatedPlaybackSuspension(id: nextSuspensionID, reason: reason, beginGroupTime: groupTime)
+        nextSuspensionID += 1
+        suspensions.append(suspension)
+        lastControl = nil
+        lastPlay = nil
+        if triggersWaiting(reason) {
+            localIntervals.append(
+                LocalInterval(
+                    key: .suspension(suspension.id),
+                    interval: WaitInterval(
+                        cause: .suspension(reason),
+                        start: groupTime,
+                        holdTime: holdTime,
+                        waitLimit: waitLimits[reason],
+                        expectedDuration: expectedDuration
+                    )
+                )
+            )
+        }
+        var actions: [Action] = []
+        if suspensionReasons != before { actions.append(.event(.suspensionReasonsChanged(suspensionReasons))) }
+        actions += publish(at: groupTime)
+        rebuildTimeline()
+        actions += statusActions(at: groupTime)
+        return (suspension, actions)
+    }
+
+    /// Ends a suspension (Apple's `end()`): if it was the last, the local player moves to the
+    /// group's current time and rate.
+    public mutating func end(_ suspension: CoordinatedPlaybackSuspension, at groupTime: Duration) -> [Action] {
+        end(suspension, proposing: nil, at: groupTime)
+    }
+
+    /// Ends a suspension and, if it was the last, moves the group to `time` without changing its
+    /// rate (Apple's `end(proposingNewTime:)`); otherwise the time is ignored.
+    public mutating func end(
+        _ suspension: CoordinatedPlaybackSuspension,
+        proposingNewTime time: PlaybackPosition,
+        at groupTime: Duration
+    ) -> [Action] {
+        end(suspension, proposing: time, at: groupTime)
+    }
+
+    private mutating func end(
+        _ suspension: CoordinatedPlaybackSuspension,
+        proposing time: PlaybackPosition?,
+        at groupTime: Duration
+    ) -> [Action] {
+        guard let index = suspensions.firstIndex(where: { $0.id == suspension.id }) else { return [] }
+        let before = suspensionReasons
+        suspensions.remove(at: index)
+        if automaticBreak?.suspension.id == suspension.id { automaticBreak = nil }
+        closeInterval(.suspension(suspension.id), at: groupTime)
+        var actions: [Action] = []
+        if suspensionReasons != before { actions.append(.event(.suspensionReasonsChanged(suspensionReasons))) }
+        actions += publish(at: groupTime)
+        rebuildTimeline()
+        guard suspensions.isEmpty else { return actions + statusActions(at: groupTime) }
+        driftCorrector.reset(at: groupTime)
+        if let time, let state = currentState {
+            exitedBreakTime = nil
+            actions += issue(rate: state.rate, time: mapping.coordinatedTime(for: time), playImmediately: false, at: groupTime)
+        } else {
+            actions += follow(at: groupTime, originator: nil)
+        }
+        return actions
+    }
+
+    /// Re-evaluates suspensions in progress under a new waiting policy: one whose reason no longer
+    /// triggers waiting stops holding the group now (the WWDC22 answer for capping a wait at run
+    /// time); one that now triggers waiting starts holding it.
+    public mutating func setSuspensionReasonsThatTriggerWaiting(
+        _ reasons: [CoordinatedPlaybackSuspension.Reason],
+        at groupTime: Duration
+    ) -> [Action] {
+        suspensionReasonsThatTriggerWaiting = reasons
+        var changed = false
+        for suspension in suspensions {
+            let isHolding = localIntervals.contains { $0.key == .suspension(suspension.id) && $0.interval.end == nil }
+            if isHolding, !triggersWaiting(suspension.reason) {
+                closeInterval(.suspension(suspension.id), at: groupTime)
+                changed = true
+            } else if !isHolding, triggersWaiting(suspension.reason) {
+                localIntervals.append(
+                    LocalInterval(
+                        key: .suspension(suspension.id),
+                        interval: WaitInterval(
+                            cause: .suspension(suspension.reason),
+                            start: groupTime,
+                            holdTime: automaticBreak?.suspension.id == suspension.id ? automaticBreak?.coordinatedTime : nil,
+                            waitLimit: waitLimits[suspension.reason]
+                        )
+                    )
+                )
+                changed = true
+            }
+        }
+        guard changed else { return [] }
+        let actions = publish(at: groupTime)
+        rebuildTimeline()
+        return actions + follow(at: groupTime, originator: nil)
+    }
+
+    private func groupSize() -> Int {
+        1 + remotes.values.filter { $0.itemIdentifier == currentItemIdentifier }.count
+    }
+
+    private func triggersWaiting(_ reason: CoordinatedPlaybackSuspension.Reason) -> Bool {
+        suspensionReasonsThatTriggerWaiting.contains(reason)
+            && groupSize() <= participantLimitForWaitingOutSuspensions(withReason: reason)
+    }
+
+    private mutating func closeInterval(_ key: LocalInterval.Key, at groupTime: Duration) {
+        for index in localIntervals.indices where localIntervals[index].key == key && localIntervals[index].interval.end == nil {
+            localIntervals[index].interval.end = groupTime
+        }
+    }
+
+    // MARK: - The local player
+
+    /// The local player became ready to play, or stopped being ready. A participant that is not
+    /// ready holds the group at a start (up to ``Configuration/readinessWaitLimit``), not while the
+    /// group plays.
+    public mutating func setReadyToPlay(_ ready: Bool, at groupTime: Duration) -> [Action] {
+        guard ready != isReady else { return [] }
+        isReady = ready
+        if ready {
+            closeInterval(.readiness, at: groupTime)
+        } else {
+            localIntervals.append(
+                LocalInterval(
+                    key: .readiness,
+                    interval: WaitInterval(cause: .notReady, start: groupTime, waitLimit: configuration.readinessWaitLimit)
+                )
+            )
+        }
+        let actions = publish(at: groupTime)
+        rebuildTimeline()
+        return actions + follow(at: groupTime, originator: nil)
+    }
+
+    /// Where the local player is at a group time. Entering a stitched ad or a break whose content
+    /// may vary begins a `playingInterstitial` suspension that holds the group at the break's
+    /// start if the policy says so; leaving it ends the suspension (the player rejoins the group).
+    /// Otherwise the offset from the group's expected position is measured and corrected.
+    public mutating func observeLocalPlayback(_ position: PlaybackPosition, at groupTime: Duration) -> [Action] {
+        guard let item = currentItemIdentifier, let timeline, let state = currentState else { return [] }
+        if let automaticBreak {
+            guard mapping.localBreak(at: position) == nil else { return [] }
+            exitedBreakTime = automaticBreak.coordinatedTime
+            return end(automaticBreak.suspension, at: groupTime)
+        }
+        if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position) {
+            let rate = max(lastPlay?.rate ?? state.rate, 1)
+            let expected = GroupTimeArithmetic.groupDuration(toAdvance: local.remaining, rate: rate)
+            let (suspension, actions) = beginSuspension(
+                for: .playingInterstitial,
+                holdTime: local.coordinatedTime,
+                expectedDuration: expected,
+                at: groupTime
+            )
+            automaticBreak = (suspension, local.coordinatedTime)
+            return actions
+        }
+        guard suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
+        let phase = timeline.phase(at: groupTime)
+        guard let anchor = phase.anchorGroupTime, groupTime >= anchor else { return [] }
+        let difference = mapping.coordinatedTime(for: position) - timeline.time(at: groupTime)
+        let offset = GroupTimeArithmetic.groupDuration(toAdvance: difference.magnitude, rate: abs(timeline.rate))
+        switch driftCorrector.decide(offset: difference.isNegative ? .zero - offset : offset, at: groupTime) {
+        case .none:
+            return []
+        case .adjustRate(let multiplier):
+            return [.control(PlaybackControl(command: .adjustRate(multiplier: multiplier), originator: nil, itemIdentifier: item))]
+        case .seek:
+            lastControl = nil
+            return follow(at: groupTime, originator: nil)
+        }
+    }
+
+    private func isAfterExitedBreak(_ position: PlaybackPosition) -> Bool {
+        // A position in a break whose start we exited: only a seek back into it replays it.
+        guard case .item(let time) = position, let range = mapping.stitchedAdRanges.first(where: { $0.contains(time) }) else {
+            return false
+        }
+        return range.start != time
+    }
+
+    /// Group time has reached `groupTime` (the shell calls this at ``nextDeadline(after:)``):
+    /// scheduled starts, holds and resumptions take effect on the local player.
+    public mutating func advance(to groupTime: Duration) -> [Action] {
+        follow(at: groupTime, originator: nil)
+    }
+
+    // MARK: - Messages
+
+    /// A message from another participant.
+    public mutating func receive(
+        _ message: CoordinationMessage,
+        from sender: CoordinatedPlaybackParticipant.ID,
+        at groupTime: Duration
+    ) -> [Action] {
+        guard sender != localParticipant else { return [] }
+        switch message {
+        case .playbackState(let state):
+            return receive(state, at: groupTime)
+        case .participantState(let update):
+            return receive(update, at: groupTime)
+        case .adSchedule(let schedule):
+            schedules[schedule.participant] = schedule
+            return []
+        case .hello(let participant):
+            remotes[participant]?.sequence = 0
+            var actions = publish(at: groupTime, to: .participant(participant))
+            if let state = currentState { actions.append(.send(.playbackState(state), to: .participant(participant))) }
+            if let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .participant(participant))) }
+            return actions
+        }
+    }
+
+    private mutating func receive(_ state: CoordinatedPlaybackState, at groupTime: Duration) -> [Action] {
+        let item = state.itemIdentifier
+        counters[item] = max(counters[item] ?? 0, state.timestamp.counter)
+        if let existing = states[item], !(existing.timestamp < state.timestamp) { return [] }
+        states[item] = state
+        guard item == currentItemIdentifier else { return [] }
+        exitedBreakTime = exitedBreakTime.flatMap { $0 == state.anchorTime ? $0 : nil }
+        pruneIntervals()
+        rebuildTimeline()
+        driftCorrector.reset(at: groupTime)
+        return follow(at: groupTime, originator: state.originator)
+    }
+
+    private mutating func receive(_ update: ParticipantStateUpdate, at groupTime: Duration) -> [Action] {
+        if let existing = remotes[update.participant], existing.sequence >= update.sequence { return [] }
+        let previous = remotes[update.participant]
+        let before = otherParticipants
+        var actions: [Action] = []
+        if let previous, previous.itemIdentifier == currentItemIdentifier, update.itemIdentifier != currentItemIdentifier {
+            // It left our item: treat it as a departure from this item's group.
+            actions += participantLeft(update.participant, at: groupTime).filter {
+                if case .event(.otherParticipantsChanged) = $0 { return false }
+                return true
+            }
+        }
+        let sizeBefore = groupSize()
+        remotes[update.participant] = update
+        if otherParticipants != before { actions.append(.event(.otherParticipantsChanged(otherParticipants))) }
+        actions += checkMismatches()
+        if groupSize() != sizeBefore { actions += applyParticipantLimits(at: groupTime) }
+        rebuildTimeline()
+        actions += follow(at: groupTime, originator: nil)
+        return actions
+    }
+
+    private mutating func applyParticipantLimits(at groupTime: Duration) -> [Action] {
+        var changed = false
+        for suspension in suspensions where !triggersWaiting(suspension.reason) {
+            if localIntervals.contains(where: { $0.key == .suspension(suspension.id) && $0.interval.end == nil }) {
+                closeInterval(.suspension(suspension.id), at: groupTime)
+                changed = true
+            }
+        }
+        return changed ? publish(at: groupTime) : []
+    }
+
+    /// Replaces the group's state by one anchored where the group stands, when a departing
+    /// participant's intervals shape the current timeline, so that everyone forgets them at once.
+    private mutating func reanchorIfNeeded(removing participant: CoordinatedPlaybackParticipant.ID, at groupTime: Duration) -> [Action] {
+        guard let state = currentState, state.rate != 0, let timeline,
+            timeline.phases.contains(where: { $0.blockers.contains { $0.participant == participant } })
+        else { return [] }
+        // The timeline already has the departed participant's intervals closed now: keep its
+        // restart time if the group is about to restart, else where it moves.
+        let time = timeline.time(at: groupTime)
+        let anchor = timeline.phase(at: groupTime).anchorGroupTime ?? groupTime + configuration.commandLeadTime
+        let counter = max(counters[state.itemIdentifier] ?? 0, state.timestamp.counter) + 1
+        counters[state.itemIdentifier] = counter
+        let resumed = CoordinatedPlaybackState(
+            itemIdentifier: state.itemIdentifier,
+            rate: state.rate,
+            anchorTime: time,
+            anchorGroupTime: max(anchor, groupTime),
+            timestamp: CoordinationTimestamp(counter: counter, participant: localParticipant, issuedAt: groupTime)
+        )
+        states[state.itemIdentifier] = resumed
+        pruneIntervals()
+        return [.send(.playbackState(resumed), to: .all)]
+    }
+
+    // MARK: - Mismatches (S1.7, S2.10)
+
+    private mutating func checkMismatches() -> [Action] {
+        guard let item = currentItemIdentifier else { return [] }
+        var actions: [Action] = []
+        let localShared = mapping.sharedBreakDurations
+        for update in remotes.values.sorted(by: { $0.participant < $1.participant }) where update.itemIdentifier == item {
+            if let local = mapping.contentDuration, let theirs = update.contentDuration,
+                (local - theirs).magnitude > configuration.contentDurationTolerance
+            {
+                let key = "content|\(item)|\(update.participant)|\(theirs.debugDescription)|\(local.debugDescription)"
+                if reportedMismatches.insert(key).inserted {
+                    actions.append(
+                        .event(
+                            .contentDurationMismatch(
+                                ContentDurationMismatch(
+                                    itemIdentifier: item,
+                                    participant: update.participant,
+                                    localDuration: local,
+                                    participantDuration: theirs
+                                )
+                            )
+                        )
+                    )
+                }
+            }
+            for identifier in Set(localShared.keys).union(update.sharedBreakDurations.keys).sorted() {
+                let local = localShared[identifier]
+                let theirs = update.sharedBreakDurations[identifier]
+                guard local != theirs else { continue }
+                let key = "break|\(item)|\(identifier)|\(update.participant)|\(String(describing: local))|\(String(describing: theirs))"
+                if reportedMismatches.insert(key).inserted {
+                    actions.append(
+                        .event(
+                            .sharedBreakMismatch(
+                                SharedBreakMismatch(
+                                    itemIdentifier: item,
+                                    eventIdentifier: identifier,
+                                    participant: update.participant,
+                                    localDuration: local,
+                                    participantDuration: theirs
+                                )
+                            )
+                        )
+                    )
+                }
+            }
+        }
+        return actions
+    }
+
+    // MARK: - Internals
+
+    private var localSchedule: AdSchedule? {
+        guard let item = currentItemIdentifier else { return nil }
+        return AdSchedule(participant: localParticipant, itemIdentifier: item, entries: mapping.localBreakSchedule)
+    }
+
+    private var localUpdate: ParticipantStateUpdate {
+        ParticipantStateUpdate(
+            participant: localParticipant,
+            sequence: sequence,
+            itemIdentifier: currentItemIdentifier,
+            isReadyToPlay: isReady,
+            suspensionReasons: suspensionReasons,
+            waitIntervals: localIntervals.map(\.interval),
+            contentDuration: mapping.contentDuration,
+            sharedBreakDurations: mapping.sharedBreakDurations
+        )
+    }
+
+    private mutating func publish(at groupTime: Duration, to recipients: Recipients = .all) -> [Action] {
+        sequence += 1
+        pruneIntervals()
+        return [.send(.participantState(localUpdate), to: recipients)]
+    }
+
+    /// Drops local intervals that ended before the group's current state was issued: no fold
+    /// needs them any more.
+    private mutating func pruneIntervals() {
+        guard let state = currentState else { return }
+        localIntervals.removeAll { entry in
+            guard let end = entry.interval.effectiveEnd else { return false }
+            return end <= state.issuedAt && entry.interval.end != nil
+        }
+    }
+
+    private mutating func rebuildTimeline() {
+        guard let item = currentItemIdentifier, let state = states[item] else {
+            timeline = nil
+            return
+        }
+        var intervals = localIntervals.map { (localParticipant, $0.interval) }
+        for update in remotes.values where update.itemIdentifier == item {
+            intervals += update.waitIntervals.map { (update.participant, $0) }
+        }
+        timeline = GroupTimeline(state: state, intervals: intervals, resumeLeadTime: configuration.commandLeadTime)
+    }
+
+    private func localPosition(for time: MediaTime) -> PlaybackPosition {
+        mapping.position(forCoordinatedTime: time, afterLocalBreaks: time == exitedBreakTime)
+    }
+
+    private func controlKey(at groupTime: Duration) -> ControlKey? {
+        guard let state = currentState, let timeline else { return nil }
+        if state.rate == 0 {
+            let snaps = pauseSnapsToMediaTimeOfOriginator || state.originator == localParticipant
+            return ControlKey(timestamp: state.timestamp, target: .paused(state.anchorTime, snaps: snaps))
+        }
+        let phase = timeline.phase(at: groupTime)
+        if timeline.status(at: groupTime) == .waiting {
+            return ControlKey(timestamp: state.timestamp, target: .waiting(timeline.time(at: groupTime)))
+        }
+        return ControlKey(
+            timestamp: state.timestamp,
+            target: .playing(anchorTime: phase.anchorTime, anchorGroupTime: phase.anchorGroupTime ?? groupTime)
+        )
+    }
+
+    /// Commands the local player to follow the group when what the group does has changed.
+    private mutating func follow(at groupTime: Duration, originator: CoordinatedPlaybackParticipant.ID?) -> [Action] {
+        var actions: [Action] = []
+        if suspensions.isEmpty, let item = currentItemIdentifier, let key = controlKey(at: groupTime), key != lastControl,
+            let timeline
+        {
+            let remoteOriginator = key.timestamp.participant == localParticipant ? nil : originator
+            lastControl = key
+            let command: PlaybackControlCommand
+            switch key.target {
+            case .paused(let time, let snaps):
+                command = .pause(position: snaps ? localPosition(for: time) : nil)
+                lastPlay = nil
+            case .waiting(let time):
+                command = .waitForCoordinatedPlayback(position: localPosition(for: time), rate: timeline.rate)
+                lastPlay = nil
+            case .playing(let anchorTime, let anchorGroupTime):
+                let at = max(anchorGroupTime, groupTime)
+                let time = at == anchorGroupTime ? anchorTime : timeline.time(at: at)
+                let position = localPosition(for: time)
+                command = .play(rate: timeline.rate, position: position, groupTime: at)
+                if case .item(let itemTime) = position {
+                    lastPlay = (itemTime, at, timeline.rate)
+                } else {
+                    lastPlay = nil
+                }
+            }
+            driftCorrector.reset(at: groupTime)
+            actions.append(.control(PlaybackControl(command: command, originator: remoteOriginator, itemIdentifier: item)))
+            if case .play = command, driftCorrector.multiplier != 1 {
+                // A play resets the player's multiplier; the learned trim still applies.
+                let trim = PlaybackControlCommand.adjustRate(multiplier: driftCorrector.multiplier)
+                actions.append(.control(PlaybackControl(command: trim, originator: nil, itemIdentifier: item)))
+            }
+        }
+        actions += statusActions(at: groupTime)
+        return actions
+    }
+
+    private mutating func statusActions(at groupTime: Duration) -> [Action] {
+        guard let status = groupStatus(at: groupTime), status != lastStatus else { return [] }
+        lastStatus = status
+        return [.event(.groupStatusChanged(status))]
+    }
+}

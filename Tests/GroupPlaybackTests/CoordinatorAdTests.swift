@@ -1,0 +1,264 @@
+import GroupPlayback
+import MediaTime
+import Testing
+
+/// Alice is premium (no ads); Bob has a 15 s stitched ad at item time 60, Charlie a 30 s one
+/// (MISSION S1.2, S1.10).
+@Suite struct CoordinatorAdTests {
+    static let bobAds = CoordinatedTimeMapping(
+        stitchedAdRanges: [MediaTimeRange(start: t(60), duration: t(15))],
+        itemDuration: t(615)
+    )
+    static let charlieAds = CoordinatedTimeMapping(
+        stitchedAdRanges: [MediaTimeRange(start: t(60), duration: t(30))],
+        itemDuration: t(630)
+    )
+
+    /// The trio, playing from 0 since group time 1.3 s.
+    func trio(policy: [Reason]? = nil) -> CoordinatorTestGroup {
+        var group = CoordinatorTestGroup()
+        let configure: (inout Coordinator) -> Void = { coordinator in
+            if let policy { coordinator.suspensionReasonsThatTriggerWaiting = policy }
+        }
+        group.add("alice", mapping: CoordinatedTimeMapping(itemDuration: t(600)), configure: configure)
+        group.add("bob", mapping: Self.bobAds, configure: configure)
+        group.add("charlie", mapping: Self.charlieAds, configure: configure)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        return group
+    }
+
+    @Test("by default nobody waits: ad watchers jump ahead to the group when their ad ends, missing content")
+    func catchUp() {
+        var group = trio()
+        group.run(until: .milliseconds(62_300))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        #expect(group.coordinators["alice"]!.otherParticipants.map(\.suspensionReasons) == [[.playingInterstitial], [.playingInterstitial]])
+        #expect(group.isPlaying("alice"))
+        // Bob's ad ends at 76.3 s: the group is at 75, so he continues at item 90 (content 75).
+        group.run(until: .milliseconds(76_300))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [])
+        #expect(group.position("bob") == t(90))
+        // Charlie's ends at 91.3 s: item 120 (content 90).
+        group.run(until: .milliseconds(101_300))
+        #expect(group.position("alice") == t(100))
+        #expect(group.position("bob") == t(115))
+        #expect(group.position("charlie") == t(130))
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] { #expect(group.coordinatedPosition(id) == t(100)) }
+    }
+
+    @Test("with the waiting policy the others wait at the break until every ad is over, then all resume together")
+    func waitForAds() {
+        var group = trio(policy: [.playingInterstitial])
+        group.run(until: .milliseconds(62_000))
+        // Alice stopped exactly where the ads begin, waiting for both.
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        let blockers = group.groupStatus("alice")!.blockers
+        #expect(blockers.map(\.participant) == ["bob", "charlie"])
+        #expect(blockers.map(\.expectedEnd) == [.milliseconds(76_300), .milliseconds(91_300)])
+        // Bob's ad ends first: he waits after it, for Charlie.
+        group.run(until: .milliseconds(80_000))
+        #expect(group.isWaiting("bob"))
+        #expect(group.position("bob") == t(75))
+        #expect(group.blockers("bob") == ["charlie"])
+        // Charlie's ends at 91.3 s; everyone restarts at 91.6 s and nobody missed content.
+        group.run(until: .milliseconds(101_600))
+        #expect(group.position("alice") == t(70))
+        #expect(group.position("bob") == t(85))
+        #expect(group.position("charlie") == t(100))
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] {
+            #expect(group.coordinatedPosition(id) == t(70))
+            #expect(group.isPlaying(id))
+        }
+    }
+
+    @Test("a waiting participant knows from the shared ad schedules whom it will wait for and how long (S1.11)")
+    func adSchedules() {
+        var group = trio(policy: [.playingInterstitial])
+        group.run(for: .seconds(1))
+        let alice = group.coordinators["alice"]!
+        #expect(alice.adSchedules["charlie"]!.entries == [AdSchedule.Entry(coordinatedTime: t(60), duration: t(30), source: .stitched)])
+        #expect(
+            alice.expectedWaits(from: .zero, through: t(600))
+                == [.init(coordinatedTime: t(60), breaks: ["bob": t(15), "charlie": t(30)], wait: t(30))]
+        )
+        #expect(group.coordinators["bob"]!.expectedWaits(from: .zero, through: t(600)).map(\.wait) == [t(15)])
+        #expect(group.coordinators["charlie"]!.expectedWaits(from: .zero, through: t(600)).isEmpty)
+        // Nobody waits under the default policy, so nothing is expected.
+        #expect(trio().coordinators["alice"]!.expectedWaits(from: .zero, through: t(600)).isEmpty)
+    }
+
+    @Test("seeking into one's own stitched ad snaps the whole group to the ad's start (S1.5)")
+    func seekIntoStitchedRange() {
+        var group = trio()
+        group.run(for: .seconds(5))
+        group.perform("bob") { $0.coordinateSeek(to: .item(t(70)), at: $1) }
+        group.run(for: .milliseconds(300))
+        #expect(group.position("alice") == t(60))
+        #expect(group.position("bob") == t(60))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        // Charlie, whose ad sits at the same place, lands at its start too.
+        #expect(group.position("charlie") == t(60))
+        group.run(for: .seconds(20))
+        // Alice went on; Bob and Charlie play their ads and catch up.
+        #expect(group.position("alice") == t(80))
+        #expect(group.position("bob") == t(95))
+        #expect(group.coordinatedPosition("bob") == t(80))
+    }
+
+    @Test("seeking into another participant's ad position makes that participant play its ad from the start")
+    func seekToOthersAd() {
+        var group = trio(policy: [.playingInterstitial])
+        group.run(for: .seconds(5))
+        group.perform("alice") { $0.coordinateSeek(to: .item(t(60)), at: $1) }
+        group.run(for: .seconds(1))
+        #expect(group.position("bob") == t("60.7"))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+    }
+
+    @Test("participants whose content durations differ are reported; different ads alone are not (S1.7)")
+    func contentMismatch() {
+        var group = trio()
+        group.run(for: .seconds(1))
+        let mismatches = group.events.mapValues { events in
+            events.compactMap { event -> Coordinator.ContentDurationMismatch? in
+                if case .contentDurationMismatch(let mismatch) = event { return mismatch }
+                return nil
+            }
+        }
+        #expect(mismatches.values.allSatisfy { $0.isEmpty })
+        group.add("dave", mapping: CoordinatedTimeMapping(itemDuration: t("600.5")))
+        group.run(for: .seconds(1))
+        let reported = group.events["alice"]!.compactMap { event -> Coordinator.ContentDurationMismatch? in
+            if case .contentDurationMismatch(let mismatch) = event { return mismatch }
+            return nil
+        }
+        #expect(reported == [.init(itemIdentifier: "movie", participant: "dave", localDuration: t(600), participantDuration: t("600.5"))])
+        let daveReported = group.events["dave"]!.compactMap { event -> ParticipantID? in
+            if case .contentDurationMismatch(let mismatch) = event { return mismatch.participant }
+            return nil
+        }
+        #expect(daveReported == ["alice", "bob", "charlie"])
+    }
+
+    @Test("a tolerance absorbs small content-duration differences")
+    func contentMismatchTolerance() {
+        var group = CoordinatorTestGroup()
+        let tolerant: (inout Coordinator) -> Void = { $0.configuration.contentDurationTolerance = t("0.5") }
+        group.add("alice", mapping: CoordinatedTimeMapping(itemDuration: t(600)), configure: tolerant)
+        group.add("bob", mapping: CoordinatedTimeMapping(itemDuration: t("600.5")), configure: tolerant)
+        group.run(for: .seconds(1))
+        #expect(!group.events.values.joined().contains { if case .contentDurationMismatch = $0 { return true } else { return false } })
+    }
+}
+
+/// HLS interstitials on the shared primary timeline (S1.8, S1.9, S2.10).
+@Suite struct CoordinatorInterstitialTests {
+    static let liveBreak = CoordinatedTimeMapping(
+        breaks: [.init(eventIdentifier: "ad1", itemTime: t(30), duration: t(20), resumptionOffset: t(20))]
+    )
+
+    @Test("live with the default resumption offset: an ad watcher comes back exactly where the others are (S1.9)")
+    func liveCatchUp() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        group.add("alice", item: "live")
+        group.add("bob", item: "live", mapping: Self.liveBreak)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(31_300))
+        group.perform("bob") { $0.observeLocalPlayback(.interstitial(eventIdentifier: "ad1", offset: .zero), at: $1) }
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        group.run(until: .milliseconds(51_300))
+        #expect(group.isPlaying("alice"))
+        // The break is over; Bob's player resumed primary at 30 + 20 and tells the coordinator.
+        let actions = group.perform("bob") { $0.observeLocalPlayback(.item(t(50)), at: $1) }
+        #expect(group.coordinators["bob"]!.suspensionReasons == [])
+        let commands = actions.compactMap { action -> PlaybackControlCommand? in
+            if case .control(let control) = action { return control.command }
+            return nil
+        }
+        #expect(commands == [.play(rate: 1, position: .item(t(50)), groupTime: .milliseconds(51_300))])
+    }
+
+    @Test("a VOD break with the waiting policy holds the others at the break and resumes primary where it left")
+    func vodBreakWaits() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        let policy: (inout Coordinator) -> Void = { $0.suspensionReasonsThatTriggerWaiting = [.playingInterstitial] }
+        group.add("alice", configure: policy)
+        group.add(
+            "bob",
+            mapping: CoordinatedTimeMapping(breaks: [.init(eventIdentifier: "ad1", itemTime: t(30), duration: t(20))]),
+            configure: policy
+        )
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(31_300))
+        group.perform("bob") { $0.observeLocalPlayback(.interstitial(eventIdentifier: "ad1", offset: .zero), at: $1) }
+        group.run(until: .milliseconds(40_000))
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(30))
+        group.run(until: .milliseconds(51_300))
+        group.perform("bob") { $0.observeLocalPlayback(.item(t(30)), at: $1) }
+        group.run(until: .milliseconds(61_600))
+        #expect(group.position("alice") == t(40))
+        #expect(group.position("bob") == t(40))
+    }
+
+    static let promo = CoordinatedTimeMapping(
+        breaks: [.init(eventIdentifier: "promo", itemTime: t(30), duration: t(10), contentMayVary: false)]
+    )
+
+    @Test("a break whose content may not vary is played in sync by the whole group, and seeks into it are shared (S2.10)")
+    func sharedBreak() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        group.add("alice", mapping: Self.promo)
+        group.add("bob", mapping: Self.promo)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(for: .seconds(1))
+        let start = Duration.milliseconds(1_300)
+        for id in ["alice", "bob"] as [ParticipantID] {
+            let coordinator = group.coordinators[id]!
+            #expect(coordinator.expectedItemTime(atGroupTime: start + .seconds(35)) == .interstitial(eventIdentifier: "promo", offset: t(5)))
+            #expect(coordinator.expectedItemTime(atGroupTime: start + .seconds(45)) == .item(t(35)))
+        }
+        // Nobody is suspended in a shared break: it is part of the coordinated timeline.
+        group.perform("bob") { $0.observeLocalPlayback(.interstitial(eventIdentifier: "promo", offset: t(1)), at: $1) }
+        #expect(group.coordinators["bob"]!.suspensionReasons.isEmpty)
+        // Alice seeks into the promo: Bob is told to play it from the same offset.
+        group.perform("alice") { $0.coordinateSeek(to: .interstitial(eventIdentifier: "promo", offset: t(2)), at: $1) }
+        group.run(for: .seconds(1))
+        let bobCommand = group.controls["bob"]!.last!.1.command
+        #expect(bobCommand == .play(rate: 1, position: .interstitial(eventIdentifier: "promo", offset: t(2)), groupTime: group.now - .milliseconds(700)))
+        // And out of it, onto primary after it.
+        group.perform("bob") { $0.coordinateSeek(to: .item(t(50)), at: $1) }
+        group.run(for: .seconds(1))
+        #expect(group.coordinators["alice"]!.currentState!.anchorTime == t(60))
+        #expect(group.controls["alice"]!.last!.1.command == .play(rate: 1, position: .item(t(50)), groupTime: group.now - .milliseconds(700)))
+    }
+
+    @Test("a shared break whose duration differs, or that one participant lacks, is reported")
+    func sharedBreakMismatch() {
+        var group = CoordinatorTestGroup()
+        group.add("alice", mapping: Self.promo)
+        group.add("bob", mapping: CoordinatedTimeMapping(breaks: [.init(eventIdentifier: "promo", itemTime: t(30), duration: t(12), contentMayVary: false)]))
+        group.add("charlie")
+        group.run(for: .seconds(1))
+        let reported = group.events["alice"]!.compactMap { event -> Coordinator.SharedBreakMismatch? in
+            if case .sharedBreakMismatch(let mismatch) = event { return mismatch }
+            return nil
+        }
+        #expect(
+            reported == [
+                .init(itemIdentifier: "movie", eventIdentifier: "promo", participant: "bob", localDuration: t(10), participantDuration: t(12)),
+                .init(itemIdentifier: "movie", eventIdentifier: "promo", participant: "charlie", localDuration: t(10), participantDuration: nil),
+            ]
+        )
+    }
+}
