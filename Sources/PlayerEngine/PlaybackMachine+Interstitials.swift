@@ -281,6 +281,29 @@ extension PlaybackMachine {
         }
     }
 
+    /// Places playback at `destination` exactly: primary content, or a break at an offset.
+    mutating func jump(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
+        guard schedule != nil, !isFailed else { return }
+        switch destination {
+        case .primary:
+            go(to: destination, originator: originator)
+        case .interstitial(let eventID, let offset):
+            if let playing = current, playing.scheduled.id == eventID {
+                // Within the break being played: only the offset moves, within the current asset.
+                let assetTime = offset - playing.assetStartOffset
+                if !assetTime.isNegative, let end = playing.pipeline.map({ assetEnd(playing, $0) }), assetTime < end {
+                    current?.clock.seek(to: assetTime, atHost: now)
+                    return
+                }
+            }
+            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            if current != nil { endBreak(.seekedAway) }
+            moveTo(primaryTime: scheduled.start, originator: originator)
+            markConsumed(before: scheduled.start, including: eventID)
+            enterBreak(scheduled, offset: offset)
+        }
+    }
+
     /// Moves playback to `destination`: primary content, or the start of a break (a seek into a
     /// break restarts it).
     mutating func go(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {

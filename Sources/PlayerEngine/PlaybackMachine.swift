@@ -38,6 +38,10 @@ public struct PlaybackMachine: Sendable {
         case playImmediately(Double)
         /// Seeks; ``PlayerEvent/Kind/seekCompleted(id:finished:)`` reports the outcome.
         case seek(id: Int, to: SeekTarget, originator: ChangeOriginator)
+        /// Moves playback to a position at once, without the seek rules (restrictions, JUMP): a
+        /// coordinator placing the player where the group is. A break position plays that break
+        /// from the offset.
+        case jump(to: IntegratedTimeline.Position, originator: ChangeOriginator)
         /// Skips the current break, if it is skippable.
         case skipCurrentEvent
         /// A coordinated group holds (true) or releases the player.
@@ -214,6 +218,8 @@ public struct PlaybackMachine: Sendable {
             noteRate(originator: .user)
         case .seek(let id, let target, let originator):
             seek(id: id, to: target, originator: originator)
+        case .jump(let destination, let originator):
+            jump(to: destination, originator: originator)
         case .skipCurrentEvent:
             if let playing = current, playing.skippable { endBreak(.skipped) }
         case .setCoordinationHold(let held):

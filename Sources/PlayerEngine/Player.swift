@@ -256,6 +256,15 @@ public final class Player: Sendable {
         }
     }
 
+    /// Places playback at `position` at once (a coordinator moving the player to the group):
+    /// primary content, or a break at an offset. No seek rules apply.
+    public func jump(to position: IntegratedTimeline.Position, originator: ChangeOriginator = .coordinator) {
+        send(.jump(to: position, originator: originator))
+    }
+
+    /// Where playback is: in primary content, or in a break at an offset.
+    public var position: IntegratedTimeline.Position { read { $0.position } }
+
     // MARK: Interstitials (the event controller and monitor)
 
     /// Every interstitial event of the current item: the playlist's and the app's.

@@ -1,0 +1,40 @@
+import HLSInterstitials
+import MediaTime
+
+extension PlaybackMachine {
+    /// Where playback is, as of the last input: primary content at a time, or a break at an offset.
+    public var currentPosition: IntegratedTimeline.Position { position }
+
+    /// The primary item's time as of the last input.
+    public var currentTime: MediaTime { primaryPosition }
+
+    /// The integrated timeline's time as of the last input.
+    public var integratedCurrentTime: MediaTime { integratedTime }
+
+    /// The current item's status.
+    public var itemStatus: ItemStatus { status }
+
+    /// The time-control status as last reported.
+    public var timeControlStatus: TimeControlStatus { lastStatus }
+
+    /// The rate asked for.
+    public var rate: Double { timeControl.requestedRate }
+
+    /// The rate the playhead actually moves at now (zero while waiting, in a break, or paused).
+    public var effectiveRate: Double { current == nil ? clock.rate : 0 }
+
+    /// The current item's interstitial schedule, once its playlist is loaded.
+    public var interstitialSchedule: InterstitialSchedule? { schedule }
+
+    /// A snapshot of the integrated timeline as of the last input.
+    public var currentSnapshot: IntegratedTimeline.Snapshot? { snapshot() }
+
+    /// The primary item's duration: `indefinite` for live, `nil` until known.
+    public var duration: MediaTime? { primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+
+    /// The event whose break plays now.
+    public var currentEvent: InterstitialEvent? { current?.scheduled.event }
+
+    /// Whether the item played to its end.
+    public var hasReachedEnd: Bool { hasPlayedToEnd }
+}
