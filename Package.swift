@@ -38,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "GroupPlayback",
-            dependencies: ["MediaTime", "HLSInterstitials"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupPlaybackTests",
-            dependencies: ["GroupPlayback", "MediaTime", "VirtualTime", "TestSupport"],
+            dependencies: ["GroupPlayback", "PlayerEngine", "HLSInterstitials", "MediaTime", "VirtualTime", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

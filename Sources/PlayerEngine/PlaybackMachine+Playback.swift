@@ -283,7 +283,7 @@ extension PlaybackMachine {
             reachesEnd = !(time + ahead < assetEnd(playing, pipeline))
         }
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
-        let rate = ready ? playing.timeControl.effectiveRate : 0
+        let rate = ready && scheduledStart == nil ? playing.timeControl.effectiveRate : 0
         if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
         var status = playing.timeControl.status
         if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }

@@ -1,4 +1,5 @@
 import HLSInterstitials
+import HLSPlaylist
 import MediaTime
 
 extension PlaybackMachine {
@@ -37,4 +38,12 @@ extension PlaybackMachine {
 
     /// Whether the item played to its end.
     public var hasReachedEnd: Bool { hasPlayedToEnd }
+}
+
+extension PlaybackMachine {
+    /// The primary item's current media playlist, once loaded.
+    public var mediaPlaylist: MediaPlaylist? { primary?.playlist }
+
+    /// Where the primary timeline starts (it moves as a live window slides).
+    public var timelineStart: MediaTime? { primary?.timeline?.start }
 }

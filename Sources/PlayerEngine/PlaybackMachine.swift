@@ -34,6 +34,9 @@ public struct PlaybackMachine: Sendable {
         /// Plays at `rate` with the item at `time` at host time `hostTime` (in the past: as if it
         /// had started then; in the future: waits until then).
         case setRateAnchored(Double, time: MediaTime, hostTime: Duration, originator: ChangeOriginator)
+        /// Plays at `rate` with playback at `position` (primary content or a break) at host time
+        /// `hostTime`, like ``setRateAnchored(_:time:hostTime:originator:)``.
+        case playAnchored(Double, position: IntegratedTimeline.Position, hostTime: Duration, originator: ChangeOriginator)
         /// Plays at `rate` now with whatever is buffered.
         case playImmediately(Double)
         /// Seeks; ``PlayerEvent/Kind/seekCompleted(id:finished:)`` reports the outcome.
@@ -209,7 +212,9 @@ public struct PlaybackMachine: Sendable {
         case .setRate(let rate, let originator):
             setRate(rate, originator: originator)
         case .setRateAnchored(let rate, let time, let hostTime, let originator):
-            setRateAnchored(rate, time: time, hostTime: hostTime, originator: originator)
+            setRateAnchored(rate, position: .primary(time), hostTime: hostTime, originator: originator)
+        case .playAnchored(let rate, let position, let hostTime, let originator):
+            setRateAnchored(rate, position: position, hostTime: hostTime, originator: originator)
         case .playImmediately(let rate):
             scheduledStart = nil
             timeControl.playImmediately(atRate: rate)
@@ -262,21 +267,24 @@ public struct PlaybackMachine: Sendable {
         noteRate(originator: originator)
     }
 
-    mutating func setRateAnchored(_ rate: Double, time: MediaTime, hostTime: Duration, originator: ChangeOriginator) {
+    mutating func setRateAnchored(_ rate: Double, position: IntegratedTimeline.Position, hostTime: Duration, originator: ChangeOriginator) {
         guard item != nil else { return }
-        if hostTime > now {
-            // Hold still at `time` until the host time comes, then go.
-            moveTo(primaryTime: time, originator: originator)
-            timeControl.playImmediately(atRate: rate)
-            scheduledStart = (hostTime, rate)
-            noteRate(originator: originator)
-            return
+        var destination = position
+        if !(now < hostTime) {
+            // The anchor is past: playback should be this far along by now.
+            let (numerator, denominator) = MediaClock.fraction(rate)
+            let advance = MediaClock.mediaTime(now - hostTime).multiplied(byRatio: numerator, denominator) ?? .zero
+            switch position {
+            case .primary(let time): destination = .primary(time + advance)
+            case .interstitial(let eventID, let offset): destination = .interstitial(eventID: eventID, offset: offset + advance)
+            }
         }
-        let elapsed = MediaClock.mediaTime(now - hostTime)
-        let (numerator, denominator) = MediaClock.fraction(rate)
-        let position = time + (elapsed.multiplied(byRatio: numerator, denominator) ?? .zero)
-        moveTo(primaryTime: position, originator: originator)
+        jump(to: destination, originator: originator)
         timeControl.playImmediately(atRate: rate)
+        let interstitial = interstitialRate(rate)
+        current?.timeControl.playImmediately(atRate: interstitial)
+        // In the future: hold still at the position until the host time comes, then go.
+        scheduledStart = now < hostTime ? (hostTime, rate) : nil
         noteRate(originator: originator)
     }
 

@@ -175,6 +175,12 @@ public final class Player: Sendable {
         send(.setRateAnchored(rate, time: time, hostTime: hostTime, originator: originator))
     }
 
+    /// Plays at `rate` with playback at `position` (primary content or a break) at host time
+    /// `hostTime`: the general form a coordinator uses.
+    public func play(atRate rate: Double, from position: IntegratedTimeline.Position, atHostTime hostTime: Duration, originator: ChangeOriginator = .coordinator) {
+        send(.playAnchored(rate, position: position, hostTime: hostTime, originator: originator))
+    }
+
     /// Plays at `rate` at once with whatever is buffered.
     public func playImmediately(atRate rate: Double) { send(.playImmediately(rate)) }
 

@@ -1,0 +1,246 @@
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+import PlayerEngine
+
+/// How a participant converts between its own host clock and the group clock (the clock
+/// estimator's current estimate, or an exact mapping in tests).
+public protocol GroupTimeMapping: Sendable {
+    /// The group time when the local clock reads `localTime`.
+    func groupTime(atLocalTime localTime: Duration) -> Duration
+    /// The local time when the group clock reads `groupTime`.
+    func localTime(atGroupTime groupTime: Duration) -> Duration
+}
+
+/// Local time is group time (one machine, or a test).
+public struct SharedClock: GroupTimeMapping {
+    /// The identity mapping.
+    public init() {}
+    public func groupTime(atLocalTime localTime: Duration) -> Duration { localTime }
+    public func localTime(atGroupTime groupTime: Duration) -> Duration { groupTime }
+}
+
+/// The glue between an Interlude player and a playback coordinator (Apple's
+/// `AVPlayerPlaybackCoordinator`, as a pure state machine): the player's events go in, and out
+/// come commands for the player, messages for the group and the coordinator's events.
+///
+/// - The user's rate changes and seeks on the player (originator `.user`) become group commands.
+/// - A stall begins a `stallRecovery` suspension that ends when the player plays again (the
+///   player then moves to where the group is).
+/// - Breaks are the coordinator's business: entering and leaving them is observed through the
+///   player's position, which also drives drift correction.
+/// - The coordinator's controls become player commands, anchored on the local host clock, with the
+///   originator `.coordinator`, so that they are not taken for the user's.
+public struct PlayerCoordinationBinding: Sendable {
+    /// A command for the player (``Player`` or ``PlaybackMachine`` inputs).
+    public enum PlayerCommand: Sendable, Hashable {
+        /// Play at `rate` from `position` at local host time `hostTime`.
+        case play(rate: Double, position: IntegratedTimeline.Position, hostTime: Duration)
+        /// Pause, at `position` when given.
+        case pause(at: IntegratedTimeline.Position?)
+        /// Hold still at `position`, ready to play at `rate`, waiting for the group.
+        case hold(at: IntegratedTimeline.Position, rate: Double)
+        /// Change the rate only (a drift correction or a local rate while suspended).
+        case setRate(Double)
+    }
+
+    /// What the binding asks for.
+    public enum Output: Sendable, Hashable {
+        /// Apply this to the player.
+        case player(PlayerCommand)
+        /// Send this to the group.
+        case send(CoordinationMessage, to: PlaybackCoordinatorStateMachine.Recipients)
+        /// The coordinator reports this.
+        case event(PlaybackCoordinatorStateMachine.Event)
+    }
+
+    /// The coordinator.
+    public private(set) var coordinator: PlaybackCoordinatorStateMachine
+    /// The item being coordinated.
+    public private(set) var itemIdentifier: String?
+    private var stall: CoordinatedPlaybackSuspension?
+    private var groupRate: Double = 0
+    private var isHeld = false
+    /// Corrections made (rate adjustments and re-anchoring seeks), for reports.
+    public private(set) var corrections = 0
+
+    /// A binding for the local participant `participant`.
+    public init(participant: CoordinatedPlaybackParticipant.ID, configuration: PlaybackCoordinatorStateMachine.Configuration = .init()) {
+        coordinator = PlaybackCoordinatorStateMachine(localParticipant: participant, configuration: configuration)
+    }
+
+    /// Direct access to the coordinator's settings (waiting policy, participant limits).
+    public mutating func configure(_ body: (inout PlaybackCoordinatorStateMachine) -> Void) {
+        body(&coordinator)
+    }
+
+    /// The mapping of a player's item: its stitched-ad ranges and interstitial breaks.
+    public static func mapping(of player: PlaybackMachine) -> CoordinatedTimeMapping {
+        guard let playlist = player.mediaPlaylist else { return .identity }
+        let start = player.timelineStart ?? .zero
+        let stitched = StitchedAds(playlist: playlist)
+        let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
+        let breaks = player.interstitialSchedule?.breaks.map { CoordinatedTimeMapping.Break($0) } ?? []
+        let duration = player.duration.flatMap { $0.isNumeric ? $0 : nil }
+        return CoordinatedTimeMapping(stitchedAdRanges: ranges, itemDuration: duration, breaks: breaks)
+    }
+
+    /// Starts coordinating the player's current item (call once it is ready to play).
+    public mutating func startItem(_ identifier: String, player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        itemIdentifier = identifier
+        let groupTime = clock.groupTime(atLocalTime: localTime)
+        let actions = coordinator.transitionToItem(
+            withIdentifier: identifier, mapping: Self.mapping(of: player),
+            proposingInitialTime: Self.position(player.currentPosition), rate: player.rate,
+            isReadyToPlay: player.itemStatus == .readyToPlay, at: groupTime)
+        return translate(actions, clock: clock)
+    }
+
+    /// The item's timeline changed (a reload, an asset list): the coordinator learns the new
+    /// mapping.
+    public mutating func timelineChanged(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        guard let identifier = itemIdentifier else { return [] }
+        let mapping = Self.mapping(of: player)
+        guard mapping != coordinator.mapping else { return [] }
+        return startItem(identifier, player: player, clock: clock, localTime: localTime)
+    }
+
+    /// Reacts to a player event: the user's commands go to the group, stalls suspend.
+    public mutating func playerEvent(_ event: PlayerEvent, player: PlaybackMachine, clock: some GroupTimeMapping) -> [Output] {
+        let groupTime = clock.groupTime(atLocalTime: event.hostTime)
+        var actions: [PlaybackCoordinatorStateMachine.Action] = []
+        switch event.kind {
+        case .rateChanged(let rate, .user):
+            actions = coordinator.coordinateRateChange(to: rate, at: groupTime)
+        case .timeJumped(_, .user):
+            actions = coordinator.coordinateSeek(to: Self.position(player.currentPosition), at: groupTime)
+        case .stalled:
+            if stall == nil {
+                let (suspension, begun) = coordinator.beginSuspension(for: .stallRecovery, at: groupTime)
+                stall = suspension
+                actions = begun
+            }
+        case .timeControlStatusChanged(.playing):
+            if let suspension = stall {
+                stall = nil
+                actions = coordinator.end(suspension, at: groupTime)
+            }
+        case .currentEventChanged:
+            actions = coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime)
+        default:
+            return []
+        }
+        return translate(actions, clock: clock)
+    }
+
+    /// Reports where the player is now (call periodically, e.g. every 250 ms while playing): drift
+    /// is measured and corrected, breaks entered and left are noticed.
+    public mutating func observe(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        let groupTime = clock.groupTime(atLocalTime: localTime)
+        return translate(coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime), clock: clock)
+    }
+
+    /// A message from another participant.
+    public mutating func receive(_ message: CoordinationMessage, from sender: CoordinatedPlaybackParticipant.ID, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        let groupTime = clock.groupTime(atLocalTime: localTime)
+        return translate(coordinator.receive(message, from: sender, at: groupTime), clock: clock)
+    }
+
+    /// Group time passed: scheduled starts and releases take effect.
+    public mutating func advance(clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        translate(coordinator.advance(to: clock.groupTime(atLocalTime: localTime)), clock: clock)
+    }
+
+    /// When the coordinator next needs ``advance(clock:localTime:)``, on the local clock.
+    public func nextDeadline(clock: some GroupTimeMapping, localTime: Duration) -> Duration? {
+        coordinator.nextDeadline(after: clock.groupTime(atLocalTime: localTime)).map { clock.localTime(atGroupTime: $0) }
+    }
+
+    /// Joins (or rejoins after a disconnection) the group.
+    public mutating func connect(clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        translate(coordinator.connect(at: clock.groupTime(atLocalTime: localTime)), clock: clock)
+    }
+
+    /// Begins a suspension of the app's (an audio interruption, a custom reason).
+    public mutating func beginSuspension(for reason: CoordinatedPlaybackSuspension.Reason, clock: some GroupTimeMapping, localTime: Duration) -> (CoordinatedPlaybackSuspension, [Output]) {
+        let (suspension, actions) = coordinator.beginSuspension(for: reason, at: clock.groupTime(atLocalTime: localTime))
+        return (suspension, translate(actions, clock: clock))
+    }
+
+    /// Ends a suspension; with `proposingNewTime`, the group moves to the player's position.
+    public mutating func end(_ suspension: CoordinatedPlaybackSuspension, proposingNewTime position: IntegratedTimeline.Position? = nil, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        let groupTime = clock.groupTime(atLocalTime: localTime)
+        if let position {
+            return translate(coordinator.end(suspension, proposingNewTime: Self.position(position), at: groupTime), clock: clock)
+        }
+        return translate(coordinator.end(suspension, at: groupTime), clock: clock)
+    }
+
+    // MARK: Translation
+
+    static func position(_ position: IntegratedTimeline.Position) -> PlaybackPosition {
+        switch position {
+        case .primary(let time): return .item(time)
+        case .interstitial(let eventID, let offset): return .interstitial(eventIdentifier: eventID, offset: offset)
+        }
+    }
+
+    static func position(_ position: PlaybackPosition) -> IntegratedTimeline.Position {
+        switch position {
+        case .item(let time): return .primary(time)
+        case .interstitial(let eventID, let offset): return .interstitial(eventID: eventID, offset: offset)
+        }
+    }
+
+    private mutating func translate(_ actions: [PlaybackCoordinatorStateMachine.Action], clock: some GroupTimeMapping) -> [Output] {
+        var outputs: [Output] = []
+        outputs.reserveCapacity(actions.count)
+        for action in actions {
+            switch action {
+            case .send(let message, let recipients):
+                outputs.append(.send(message, to: recipients))
+            case .event(let event):
+                outputs.append(.event(event))
+            case .control(let control):
+                guard control.itemIdentifier == itemIdentifier else { continue }
+                switch control.command {
+                case .play(let rate, let position, let groupTime):
+                    groupRate = rate
+                    isHeld = false
+                    outputs.append(.player(.play(rate: rate, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime))))
+                case .pause(let position):
+                    groupRate = 0
+                    isHeld = false
+                    outputs.append(.player(.pause(at: position.map { Self.position($0) })))
+                case .waitForCoordinatedPlayback(let position, let rate):
+                    isHeld = true
+                    outputs.append(.player(.hold(at: Self.position(position), rate: rate)))
+                case .adjustRate(let multiplier):
+                    corrections += multiplier == 1 ? 0 : 1
+                    outputs.append(.player(.setRate(groupRate * multiplier)))
+                case .setLocalRate(let rate):
+                    outputs.append(.player(.setRate(rate)))
+                }
+            }
+        }
+        return outputs
+    }
+}
+
+extension PlayerCoordinationBinding.PlayerCommand {
+    /// The command as inputs for a ``PlaybackMachine`` (originator `.coordinator`).
+    public var machineInputs: [PlaybackMachine.Input] {
+        switch self {
+        case .play(let rate, let position, let hostTime):
+            return [.setCoordinationHold(false), .playAnchored(rate, position: position, hostTime: hostTime, originator: .coordinator)]
+        case .pause(let position):
+            var inputs: [PlaybackMachine.Input] = [.setCoordinationHold(false), .setRate(0, originator: .coordinator)]
+            if let position { inputs.append(.jump(to: position, originator: .coordinator)) }
+            return inputs
+        case .hold(let position, let rate):
+            return [.jump(to: position, originator: .coordinator), .setCoordinationHold(true), .setRate(rate, originator: .coordinator)]
+        case .setRate(let rate):
+            return [.setRate(rate, originator: .coordinator)]
+        }
+    }
+}
