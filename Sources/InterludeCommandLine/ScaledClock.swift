@@ -6,28 +6,28 @@
 ///     try await clock.sleep(for: .seconds(60))   // six real seconds
 ///
 /// Loads still take real time, so a fast clock plays a slow network as a slower one.
-struct ScaledClock<Base: Clock>: Clock where Base.Duration == Duration {
+package struct ScaledClock<Base: Clock>: Clock where Base.Duration == Duration {
     /// A point on the scaled clock: the scaled time since the clock was made.
-    struct Instant: InstantProtocol, Hashable, Comparable {
+    package struct Instant: InstantProtocol, Hashable, Comparable {
         /// The scaled time since the clock was made.
-        var offset: Duration
+        package var offset: Duration
 
         /// The instant `duration` later.
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
         /// The time from this instant to `other`.
-        func duration(to other: Instant) -> Duration { other.offset - offset }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
         /// Earlier first.
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     /// The clock that really runs.
-    let base: Base
+    package let base: Base
     /// How many times as fast as `base` this clock runs (positive, finite).
-    let speed: Double
+    package let speed: Double
     private let origin: Base.Instant
 
     /// A clock at zero now, running `speed` times as fast as `base`.
-    init(base: Base, speed: Double) {
+    package init(base: Base, speed: Double) {
         precondition(speed > 0 && speed.isFinite, "a clock's speed must be positive and finite")
         self.base = base
         self.speed = speed
@@ -35,14 +35,14 @@ struct ScaledClock<Base: Clock>: Clock where Base.Duration == Duration {
     }
 
     /// The scaled time since the clock was made.
-    var now: Instant { Instant(offset: origin.duration(to: base.now) * speed) }
+    package var now: Instant { Instant(offset: origin.duration(to: base.now) * speed) }
 
     /// The base's resolution, scaled.
-    var minimumResolution: Duration { base.minimumResolution * speed }
+    package var minimumResolution: Duration { base.minimumResolution * speed }
 
     /// Sleeps on `base` until this clock reaches `deadline`; checks again on waking, so rounding
     /// in the division never wakes a sleeper early.
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         while true {
             let remaining = now.duration(to: deadline)
             guard remaining > .zero else { return }
