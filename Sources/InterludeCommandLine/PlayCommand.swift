@@ -60,7 +60,7 @@ enum PlayCommand: Subcommand {
             "interlude play http://127.0.0.1:8000/main.m3u8                       # then play it",
             "interlude origin &                                                   # the project's origin, then",
             "interlude play http://127.0.0.1:8080/vod/movie/alice/main.m3u8       # alice's VOD of movie (premium: empty breaks)",
-            "interlude play --speed 10 --action 30s:seek:120 --action 45s:pause --action 50s:play http://127.0.0.1:8080/vod/movie/bob/main.m3u8",
+            "interlude play --speed 10 --action 30s:seek:90 --action 45s:pause --action 50s:play http://127.0.0.1:8080/vod/movie/bob/main.m3u8",
             "interlude play --virtual --trace - ./stream/main.m3u8 | grep breakEnded",
             "interlude play --virtual --duration 5m --trace run.jsonl http://127.0.0.1:8080/live/channel/bob/main.m3u8",
             "interlude play --virtual --action 1m:seek-integrated:0 --action 1m5s:skip ./stream/main.m3u8",

@@ -342,58 +342,60 @@ struct PlayCommandTests {
     }
 }
 
-@Suite("interlude play's transport bar and clock")
-struct PlayTransportBarTests {
-    @Test("the bar draws point breaks as o, range breaks as #, what is played as = and the playhead as |")
-    func barCells() throws {
-        let text = """
-            #EXTM3U
-            #EXT-X-TARGETDURATION:10
-            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
-            #EXT-X-DATERANGE:ID="point",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:10.000Z",DURATION=5,X-ASSET-URI="a.m3u8",X-RESUME-OFFSET=0
-            #EXT-X-DATERANGE:ID="range",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:20.000Z",DURATION=10,X-ASSET-URI="b.m3u8",X-TIMELINE-OCCUPIES="RANGE"
+extension PlayCommandTests {
+    @Suite("interlude play's transport bar and clock")
+    struct TransportBarTests {
+        @Test("the bar draws point breaks as o, range breaks as #, what is played as = and the playhead as |")
+        func barCells() throws {
+            let text = """
+                #EXTM3U
+                #EXT-X-TARGETDURATION:10
+                #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+                #EXT-X-DATERANGE:ID="point",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:10.000Z",DURATION=5,X-ASSET-URI="a.m3u8",X-RESUME-OFFSET=0
+                #EXT-X-DATERANGE:ID="range",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:20.000Z",DURATION=10,X-ASSET-URI="b.m3u8",X-TIMELINE-OCCUPIES="RANGE"
 
-            """ + (0..<4).map { "#EXTINF:10.0,\ns\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
-        let playlist = try MediaPlaylist(parsing: text)
-        let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist), events: InterstitialEvent.events(in: playlist).events)
-        let snapshot = IntegratedTimeline.Snapshot(schedule: schedule, position: .primary(MediaTime(seconds: 15)))
-        let bar = PlayTransportBar(snapshot: snapshot, status: .playing, rate: 1, primaryTime: MediaTime(seconds: 15), eventID: nil, eventOffset: nil,
-                                   isSkippable: false, hostTime: .seconds(20), clockName: "virtual")
-        // 40 s over 40 columns: a column a second.
-        let lines = bar.lines(width: 40 + 4 + "0:15.0 / 0:40.0".count + 1)
-        #expect(lines == [
-            "[==========o====|----##########----------]  0:15.0 / 0:40.0",
-            "playing · primary 0:15.0 · host 0:20.0 (virtual)",
-        ])
-        let inBreak = PlayTransportBar(snapshot: snapshot, status: .waitingToPlayAtSpecifiedRate(.interstitialEvent), rate: 1,
-                                       primaryTime: MediaTime(seconds: 10), eventID: "point", eventOffset: MediaTime(seconds: 2),
-                                       isSkippable: true, hostTime: .seconds(12), clockName: "virtual")
-        #expect(inBreak.lines(width: 200)[1] == "in a break · primary 0:10.0 · break \"point\" 0:02.0 / 0:05.0, skippable · host 0:12.0 (virtual)")
-        #expect(inBreak.lines(width: 40).allSatisfy { $0.count < 40 }, "lines never wrap")
-    }
-
-    @Test("--speed's clock runs its multiple of the base clock, and sleepers wake when it has run far enough")
-    func scaledClock() {
-        let base = ManualClock()
-        let executor = ManualTaskExecutor()
-        let clock = ScaledClock(base: base, speed: 4)
-        let woke = Flag()
-        let task = Task(executorPreference: executor) {
-            try? await clock.sleep(for: .seconds(8))
-            woke.set()
+                """ + (0..<4).map { "#EXTINF:10.0,\ns\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+            let playlist = try MediaPlaylist(parsing: text)
+            let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist), events: InterstitialEvent.events(in: playlist).events)
+            let snapshot = IntegratedTimeline.Snapshot(schedule: schedule, position: .primary(MediaTime(seconds: 15)))
+            let bar = PlayTransportBar(snapshot: snapshot, status: .playing, rate: 1, primaryTime: MediaTime(seconds: 15), eventID: nil, eventOffset: nil,
+                                       isSkippable: false, hostTime: .seconds(20), clockName: "virtual")
+            // 40 s over 40 columns: a column a second.
+            let lines = bar.lines(width: 40 + 4 + "0:15.0 / 0:40.0".count + 1)
+            #expect(lines == [
+                "[==========o====|----##########----------]  0:15.0 / 0:40.0",
+                "playing · primary 0:15.0 · host 0:20.0 (virtual)",
+            ])
+            let inBreak = PlayTransportBar(snapshot: snapshot, status: .waitingToPlayAtSpecifiedRate(.interstitialEvent), rate: 1,
+                                           primaryTime: MediaTime(seconds: 10), eventID: "point", eventOffset: MediaTime(seconds: 2),
+                                           isSkippable: true, hostTime: .seconds(12), clockName: "virtual")
+            #expect(inBreak.lines(width: 200)[1] == "in a break · primary 0:10.0 · break \"point\" 0:02.0 / 0:05.0, skippable · host 0:12.0 (virtual)")
+            #expect(inBreak.lines(width: 40).allSatisfy { $0.count < 40 }, "lines never wrap")
         }
-        executor.runUntilIdle()
-        base.advance(by: .seconds(1))
-        executor.runUntilIdle()
-        #expect(clock.now.offset == .seconds(4))
-        #expect(!woke.isSet)
-        base.advance(by: .milliseconds(999))
-        executor.runUntilIdle()
-        #expect(!woke.isSet, "7.996 s of the 8 s asked for")
-        base.advance(by: .milliseconds(1))
-        executor.runUntilIdle()
-        #expect(woke.isSet)
-        task.cancel()
+
+        @Test("--speed's clock runs its multiple of the base clock, and sleepers wake when it has run far enough")
+        func scaledClock() {
+            let base = ManualClock()
+            let executor = ManualTaskExecutor()
+            let clock = ScaledClock(base: base, speed: 4)
+            let woke = Flag()
+            let task = Task(executorPreference: executor) {
+                try? await clock.sleep(for: .seconds(8))
+                woke.set()
+            }
+            executor.runUntilIdle()
+            base.advance(by: .seconds(1))
+            executor.runUntilIdle()
+            #expect(clock.now.offset == .seconds(4))
+            #expect(!woke.isSet)
+            base.advance(by: .milliseconds(999))
+            executor.runUntilIdle()
+            #expect(!woke.isSet, "7.996 s of the 8 s asked for")
+            base.advance(by: .milliseconds(1))
+            executor.runUntilIdle()
+            #expect(woke.isSet)
+            task.cancel()
+        }
     }
 }
 
