@@ -62,8 +62,8 @@ final class PlayDisplay: Sendable {
         }
     }
 
-    /// On a terminal: the last log lines, then the last bar kept (`keepingBar`) or erased, and
-    /// the cursor on a fresh line.
+    /// On a terminal: the last log lines, then `lastBar` in place of the bar (`nil` erases it),
+    /// and the cursor, shown again, on a fresh line.
     func finish(lastBar lines: [String]?) {
         guard case .bar = mode else { return }
         state.withLock { state in
