@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "NetworkIO", "StreamOrigin"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeCommandLineTests",
-            dependencies: ["InterludeCommandLine", "HLSPlaylist", "MediaTime", "StreamOrigin"],
+            dependencies: ["InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "VirtualTime", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
     ]

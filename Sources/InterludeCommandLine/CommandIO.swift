@@ -33,9 +33,10 @@ public final class CommandIO: Sendable {
         )
     }
 
-    /// An IO that keeps everything written, for tests.
-    public static func capturing() -> CommandIO {
-        CommandIO(output: { _ in }, error: { _ in }, isTerminal: false, captured: Captured())
+    /// An IO that keeps everything written, for tests; `isTerminal` makes commands draw what
+    /// they draw on a terminal.
+    public static func capturing(isTerminal: Bool = false) -> CommandIO {
+        CommandIO(output: { _ in }, error: { _ in }, isTerminal: isTerminal, captured: Captured())
     }
 
     /// Writes data to standard output.

@@ -15,6 +15,7 @@ public enum InterludeCommand {
         FormatCommand.self,
         TimelineCommand.self,
         OriginCommand.self,
+        PlayCommand.self,
     ]
 
     static var overview: String {

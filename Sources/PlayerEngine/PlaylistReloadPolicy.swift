@@ -34,7 +34,9 @@ public struct PlaylistReloadPolicy: Sendable, Hashable {
         if let part = playlist.partInformation?.partTarget, playlist.serverControl?.canBlockReload == true {
             return Self.duration(part)
         }
-        let target = Duration.seconds(playlist.targetDurationSeconds)
+        // A missing or unreadable EXT-X-TARGETDURATION (0 after a lenient parse) must not make the
+        // player reload at once, forever.
+        let target = Duration.seconds(max(1, playlist.targetDurationSeconds))
         return outcome == .changed ? target : target / 2
     }
 

@@ -65,6 +65,15 @@ struct VariantSelectorTests {
         #expect(policy.nextReloadDelay(for: lowLatency, after: .changed) == .milliseconds(1004))
     }
 
+    @Test("a live playlist without a usable target duration is reloaded after a second, not at once and forever")
+    func reloadPolicyWithoutTargetDuration() {
+        var policy = PlaylistReloadPolicy()
+        // What a lenient parse makes of a missing or unreadable EXT-X-TARGETDURATION.
+        let live = MediaPlaylist(targetDurationSeconds: 0)
+        #expect(policy.nextReloadDelay(for: live, after: .changed) == .seconds(1))
+        #expect(policy.nextReloadDelay(for: live, after: .unchanged) == .milliseconds(500))
+    }
+
     @Test("a playlist that stops changing is reported as stalled after the limit")
     func stall() throws {
         var policy = PlaylistReloadPolicy()

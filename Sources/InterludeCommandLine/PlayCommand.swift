@@ -1,0 +1,256 @@
+import Dispatch
+import Foundation
+import MediaTime
+import PlayerEngine
+import VirtualTime
+
+/// `interlude play`: plays a stream headlessly with the engine's ``Player``, live or on virtual
+/// time, with scripted actions, a transport bar on a terminal and a JSON trace.
+enum PlayCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "play",
+        abstract: "Play a stream headlessly, with its interstitials, showing a live transport bar or a log.",
+        discussion: """
+            Plays an HLS stream (a multivariant or media playlist) with Interlude's headless player: it loads
+            the playlists and segments over HTTP or from files, moves the playhead on a clock, buffers and
+            stalls, plays the interstitial breaks (EXT-X-DATERANGE CLASS="com.apple.hls.interstitial") and
+            resumes primary content where the schedule says. It checks media but does not decode it.
+
+            Clocks: by default host time is real time. --speed N runs a clock N times as fast (loads still
+            take real time). --virtual runs on virtual time as fast as possible: virtual time stands still
+            while a load is in flight and jumps to the player's next deadline otherwise, so a two-hour VOD
+            plays in moments, with times that are exact and the same from run to run. A live stream on virtual time needs
+            --duration, and plays faster than the server's live edge moves, so it catches up and stalls there.
+
+            Times (TIME, SECONDS) are seconds such as 30 or 12.5, or amounts such as 30s, 2m or 1m30s.
+            Actions run at a host time, counted from the start of the run (before the item is ready they
+            wait for it); seek targets are on the primary timeline, seek-integrated targets on the
+            integrated timeline (the timeline with the breaks in it: a time inside a break restarts it).
+
+            On a terminal a transport bar is redrawn in place, with notable events scrolling above it:
+            '=' primary content played, '-' primary content ahead, 'o' a point break, '#' a range break,
+            '|' the playhead; below it the state, the primary time, the current break (its offset, its
+            length, whether it can be skipped) and the host time. Elsewhere (a pipe, a log file) one line is
+            printed per notable event: state changes, breaks starting and ending, stalls, retries, warnings.
+            A summary follows: how the run ended, the positions reached, the time played, the breaks, the
+            stalls and the warnings. With --trace - standard output carries only the trace and the summary
+            goes to standard error. Errors always go to standard error.
+
+            Exit status: 0 when the item plays to its end, --duration passes or Ctrl-C stops it; 1 when
+            playback fails (a host that cannot be reached, an HTTP error such as 404, media that cannot be
+            loaded after retries); 2 when the input is not a playable playlist (no such file, a directory,
+            text that is not an http, https or file URL, a malformed playlist, a playlist without
+            segments); 64 for bad usage.
+            """,
+        arguments: [.init(name: "url-or-file", help: "The stream: an http:// or https:// URL, a file:// URL, or a playlist file path.")],
+        options: [
+            .init(long: "speed", short: nil, valueName: "N", help: "Run host time N times as fast as real time (for example 10, or 0.5)."),
+            .init(long: "virtual", short: nil, valueName: nil, help: "Play on virtual time, as fast as possible; real loads are waited for."),
+            .init(long: "start", short: nil, valueName: "SECONDS", help: "Start at this time on the primary timeline (default: EXT-X-START, the start of a VOD, or near the live edge)."),
+            .init(long: "duration", short: nil, valueName: "SECONDS", help: "Stop after this much host time (default: when the item ends; a live stream then plays until Ctrl-C)."),
+            .init(long: "action", short: nil, valueName: "TIME:VERB[:ARG]",
+                  help: "At host TIME, do VERB: seek:SECONDS, seek-integrated:SECONDS, pause, play, rate:R or skip (the current break, if skippable).",
+                  isRepeatable: true),
+            .init(long: "trace", short: nil, valueName: "FILE", help: "Write one JSON line per player event, {\"t\":<host seconds>,\"event\":<name>,<fields>}, to FILE ('-' for standard output)."),
+            .init(long: "quiet", short: "q", valueName: nil, help: "Show no transport bar, log or summary; only errors (and the trace, if asked for)."),
+        ],
+        examples: [
+            "interlude play ./stream/main.m3u8                                    # a playlist file; its segments next to it",
+            "python3 -m http.server 8000 --directory ./stream &                   # serve a folder over HTTP,",
+            "interlude play http://127.0.0.1:8000/main.m3u8                       # then play it",
+            "interlude origin &                                                   # the project's origin, then",
+            "interlude play http://127.0.0.1:8080/vod/movie/alice/main.m3u8       # alice's VOD of movie (premium: empty breaks)",
+            "interlude play --speed 10 --action 30s:seek:90 --action 45s:pause --action 50s:play http://127.0.0.1:8080/vod/movie/bob/main.m3u8",
+            "interlude play --virtual --trace - ./stream/main.m3u8 | grep breakEnded",
+            "interlude play --virtual --duration 5m --trace run.jsonl http://127.0.0.1:8080/live/channel/bob/main.m3u8",
+            "interlude play --virtual --action 1m:seek-integrated:0 --action 1m5s:skip ./stream/main.m3u8",
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let options = try Options(arguments)
+        let url = try resolve(options.location)
+        let trace = try makeTrace(options.trace, io: io)
+        let mode: PlayDisplay.Mode = options.isQuiet || options.trace == "-" ? .silent : io.isTerminal ? .bar : .lines
+        let display = PlayDisplay(mode: mode, io: io)
+        let item = PlayerItem(url: url, startTime: options.start)
+
+        let (session, ending): (PlaySession, PlaySession.Ending)
+        if options.isVirtual {
+            let driver = VirtualTimeDriver()
+            let player = Player(clock: driver.clock, loader: URLSessionResourceLoader(), executor: driver.executor)
+            session = PlaySession(player: player, actions: options.actions, durationLimit: options.duration, display: display, trace: trace,
+                                  clockName: "virtual", isVirtual: true)
+            player.replaceCurrentItem(with: item)
+            player.play()
+            ending = await withInterruption(session) { session.runVirtual(driver: driver) }
+        } else if let speed = options.speed, speed != 1 {
+            (session, ending) = await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed,
+                                                   options: options, display: display, trace: trace)
+        } else {
+            (session, ending) = await playRealTime(item, clock: ContinuousClock(), speed: 1, options: options, display: display, trace: trace)
+        }
+        return finish(session, ending, url: url, options: options, io: io)
+    }
+
+    /// Plays on `clock`, real time or scaled, redrawing a few times per real second.
+    private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, options: Options, display: PlayDisplay,
+                                               trace: PlayTrace?) async -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
+        let player = Player(clock: clock, loader: URLSessionResourceLoader())
+        let name = speed == 1 ? "real time" : "\(speed.rounded() == speed ? String(Int(speed)) : String(speed))× real time"
+        let session = PlaySession(player: player, actions: options.actions, durationLimit: options.duration, display: display, trace: trace,
+                                  clockName: name, isVirtual: false)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        // Four redraws per second of host time, but no more than twenty per real second.
+        let tick: Duration = speed < 1 ? .milliseconds(250) * speed : max(.milliseconds(250), .milliseconds(50) * speed)
+        let ending = await withInterruption(session) { await session.runRealTime(clock: clock, tick: tick) }
+        return (session, ending)
+    }
+
+    /// Runs `body` with Ctrl-C and SIGTERM interrupting `session` rather than the process, so that
+    /// the summary is printed and the terminal left tidy.
+    private static func withInterruption(_ session: PlaySession, _ body: () async -> PlaySession.Ending) async -> PlaySession.Ending {
+        let numbers = [SIGINT, SIGTERM]
+        let sources = numbers.map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { session.interrupt() }
+            source.resume()
+            return source
+        }
+        defer {
+            for (source, number) in zip(sources, numbers) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
+        return await body()
+    }
+
+    /// Prints the summary and the error, if any, and gives the exit status.
+    private static func finish(_ session: PlaySession, _ ending: PlaySession.Ending, url: String, options: Options, io: CommandIO) -> Int32 {
+        let summary = session.finish(ending)
+        // A run that never got going, or a usage problem found late, ends with the error alone.
+        let showsSummary = !options.isQuiet && ending != .liveNeedsDuration && (session.report.isReady || ending == .interrupted)
+        if showsSummary {
+            if options.trace == "-" { io.writeError(summary) } else { io.write("\n" + summary) }
+        }
+        switch ending {
+        case .failed(let error):
+            let reason = error.url == nil || error.url == url ? error.message : error.description
+            io.writeError("error: cannot play \(options.location): \(reason)\n")
+            return error.kind == .load ? 1 : 2
+        case .liveNeedsDuration:
+            io.writeError("error: \(options.location) is a live stream; on virtual time it needs --duration (for example --duration 5m)\n")
+            return 64
+        case .playedToEnd, .durationReached, .interrupted, .idle:
+            return 0
+        }
+    }
+
+    // MARK: Input
+
+    /// The item's URL for `location`: an http(s) or file URL as given, a path as a file URL.
+    ///
+    /// - Throws: ``CommandFailure`` with exit status 2 when there is nothing to play there.
+    static func resolve(_ location: String) throws -> String {
+        let lowercased = location.lowercased()
+        if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
+            guard let url = URL(string: location), let host = url.host, !host.isEmpty else {
+                throw CommandFailure(message: "cannot play \(location): not a valid URL", exitCode: 2)
+            }
+            return location
+        }
+        let path: String
+        if lowercased.hasPrefix("file://") {
+            guard let url = URL(string: location), url.isFileURL else {
+                throw CommandFailure(message: "cannot play \(location): not a valid file URL", exitCode: 2)
+            }
+            path = url.path
+        } else if let separator = location.range(of: "://") {
+            let scheme = location[..<separator.lowerBound]
+            throw CommandFailure(message: "cannot play \(location): the \(scheme) scheme is not supported; give an http, https or file URL or a path",
+                                 exitCode: 2)
+        } else {
+            path = location
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(message: "cannot play \(location): no such file", exitCode: 2)
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandFailure(message: "cannot play \(location): it is a directory; give a playlist file in it, or serve it over HTTP", exitCode: 2)
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(message: "cannot play \(location): the file cannot be read", exitCode: 2)
+        }
+        if lowercased.hasPrefix("file://") { return location }
+        return URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+    }
+
+    /// The trace for `--trace FILE`.
+    private static func makeTrace(_ destination: String?, io: CommandIO) throws -> PlayTrace? {
+        switch destination {
+        case nil:
+            return nil
+        case "-"?:
+            return PlayTrace { io.write($0) }
+        case let path?:
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure(message: "cannot write the trace to \(path)")
+            }
+            return PlayTrace { handle.write(Data($0.utf8)) }
+        }
+    }
+
+    /// The options, checked.
+    struct Options {
+        var location: String
+        var speed: Double?
+        var isVirtual: Bool
+        var start: MediaTime?
+        var duration: Duration?
+        var actions: [PlayAction]
+        var trace: String?
+        var isQuiet: Bool
+
+        init(_ arguments: ParsedArguments) throws {
+            location = arguments.positionals[0]
+            isVirtual = arguments.flag("virtual")
+            isQuiet = arguments.flag("quiet")
+            speed = try arguments.value("speed").map { value in
+                guard let speed = Double(value), speed.isFinite, speed > 0, speed <= 1000 else {
+                    throw UsageError(message: "--speed must be a number above 0 and at most 1000, such as 10 or 0.5, not '\(value)'", command: spec)
+                }
+                return speed
+            }
+            if speed != nil, isVirtual {
+                throw UsageError(message: "--speed and --virtual cannot be used together: virtual time already runs as fast as it can", command: spec)
+            }
+            start = try arguments.value("start").map { value in
+                guard let time = PlayTime.parse(value) else {
+                    throw UsageError(message: "--start must be a time such as 90, 90s or 1m30s, not '\(value)'", command: spec)
+                }
+                return time
+            }
+            duration = try arguments.value("duration").map { value in
+                guard let time = PlayTime.parse(value), time > .zero else {
+                    throw UsageError(message: "--duration must be a time above zero such as 60, 60s or 1m30s, not '\(value)'", command: spec)
+                }
+                return PlayTime.duration(time)
+            }
+            actions = try arguments.values("action").map { text in
+                do throws(PlayAction.SyntaxError) {
+                    return try PlayAction(parsing: text)
+                } catch {
+                    throw UsageError(message: error.message, command: spec)
+                }
+            }
+            trace = arguments.value("trace")
+            if trace?.isEmpty == true {
+                throw UsageError(message: "--trace needs a file name, or '-' for standard output", command: spec)
+            }
+        }
+    }
+}

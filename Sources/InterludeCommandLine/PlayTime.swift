@@ -1,0 +1,69 @@
+import MediaTime
+
+/// How `interlude play` reads and writes times: `30`, `30s`, `2.5s`, `1m30s` or `1h2m` on the
+/// command line; `1:30.000` in its output.
+enum PlayTime {
+    /// A non-negative time: a decimal number of seconds, or decimal amounts of hours, minutes and
+    /// seconds in that order, each suffixed with `h`, `m` or `s` (`1m30s`, `1h`, `90.5s`). Exact:
+    /// `0.1s` is a tenth of a second, not a binary approximation. `nil` for anything else.
+    ///
+    /// - Complexity: O(n) in the length of the text.
+    static func parse(_ text: String) -> MediaTime? {
+        if let plain = MediaTime(decimal: text) { return plain.isNegative ? nil : plain }
+        var total = MediaTime.zero
+        var number = ""
+        var seenUnits = 0
+        let units: [(Character, Int64)] = [("h", 3600), ("m", 60), ("s", 1)]
+        for character in text {
+            if let index = units.firstIndex(where: { $0.0 == character }) {
+                // Units must come in order, each at most once, each after a number.
+                guard index >= seenUnits, !number.isEmpty, let amount = MediaTime(decimal: number), !amount.isNegative,
+                    let scaled = amount.multipliedReportingOverflow(by: units[index].1),
+                    let sum = total.addingReportingOverflow(scaled)
+                else { return nil }
+                total = sum
+                seenUnits = index + 1
+                number = ""
+            } else if character.isASCII, character.isNumber || character == "." {
+                number.append(character)
+            } else {
+                return nil
+            }
+        }
+        guard number.isEmpty, seenUnits > 0 else { return nil }
+        return total
+    }
+
+    /// A time as a host duration (nanosecond precision, rounded down).
+    static func duration(_ time: MediaTime) -> Duration {
+        .nanoseconds(time.floorUnits(timescale: 1_000_000_000) ?? 0)
+    }
+
+    /// A host duration as a media time, to the nanosecond.
+    static func mediaTime(_ duration: Duration) -> MediaTime {
+        let (seconds, attoseconds) = duration.components
+        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
+    }
+
+    /// `m:ss.fff` or `h:mm:ss.fff` with `digits` fractional digits (truncated); `--:--` for a
+    /// time that is not a number (an indefinite duration).
+    static func clock(_ time: MediaTime, digits: Int = 3) -> String {
+        guard time.isNumeric else { return time.isIndefinite ? "live" : "--:--" }
+        let scale = [1, 10, 100, 1000][max(0, min(3, digits))]
+        guard let units = time.magnitude.floorUnits(timescale: Int32(scale)) else { return "--:--" }
+        let fraction = units % Int64(scale)
+        let whole = units / Int64(scale)
+        let (hours, minutes, seconds) = (whole / 3600, whole / 60 % 60, whole % 60)
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = time.isNegative ? "-" : ""
+        text += hours > 0 ? "\(hours):\(padded(minutes, 2)):\(padded(seconds, 2))" : "\(minutes):\(padded(seconds, 2))"
+        if digits > 0 { text += "." + padded(fraction, digits) }
+        return text
+    }
+
+    /// A host duration as ``clock(_:digits:)`` writes it.
+    static func clock(_ duration: Duration, digits: Int = 3) -> String { clock(mediaTime(duration), digits: digits) }
+}

@@ -1,0 +1,123 @@
+import HLSInterstitials
+import MediaTime
+import PlayerEngine
+
+/// The live transport bar of `interlude play` on a terminal: two lines drawn from the player's
+/// integrated-timeline snapshot and state.
+///
+///     [=========o======|--------####-----------o]  0:41.2 / 1:30.0
+///     playing · primary 0:29.2 · break "mid" 0:03.1 / 0:10.0, skippable · host 0:45.0 (virtual)
+///
+/// On the bar, as in `interlude timeline`: `=` primary content already played, `-` primary content
+/// ahead, `o` a point break, `#` a range break that does not supplement primary content, and `|`
+/// the playhead.
+package struct PlayTransportBar: Sendable {
+    /// The item's integrated timeline now (`nil` until it is loaded).
+    package var snapshot: IntegratedTimeline.Snapshot?
+    /// The time-control status.
+    package var status: TimeControlStatus
+    /// The rate asked for.
+    package var rate: Double
+    /// The primary item's current time.
+    package var primaryTime: MediaTime
+    /// The break playing, if any.
+    package var eventID: String?
+    /// How far into the break playback is.
+    package var eventOffset: MediaTime?
+    /// Whether the break can be skipped now.
+    package var isSkippable: Bool
+    /// Host time since playback started.
+    package var hostTime: Duration
+    /// How host time runs (`real time`, `4× real time`, `virtual`).
+    package var clockName: String
+
+    /// The state to draw.
+    package init(snapshot: IntegratedTimeline.Snapshot?, status: TimeControlStatus, rate: Double, primaryTime: MediaTime, eventID: String?,
+                 eventOffset: MediaTime?, isSkippable: Bool, hostTime: Duration, clockName: String) {
+        self.snapshot = snapshot
+        self.status = status
+        self.rate = rate
+        self.primaryTime = primaryTime
+        self.eventID = eventID
+        self.eventOffset = eventOffset
+        self.isSkippable = isSkippable
+        self.hostTime = hostTime
+        self.clockName = clockName
+    }
+
+    /// The two lines, each shorter than `width` columns (a line that wraps, or leaves the cursor
+    /// in the last column, would break redrawing in place).
+    ///
+    /// - Complexity: O(width × segments).
+    package func lines(width: Int) -> [String] {
+        let width = max(width, 30) - 1
+        var times = "--:--"
+        if let snapshot {
+            times = PlayTime.clock(snapshot.currentTime, digits: 1) + " / "
+                + (snapshot.duration.isIndefinite ? "live" : PlayTime.clock(snapshot.duration, digits: 1))
+        }
+        let barWidth = max(10, width - times.count - 4)
+        let bar = "[" + cells(width: barWidth) + "]  " + times
+
+        var state = [statusText]
+        state.append("primary \(PlayTime.clock(primaryTime, digits: 1))")
+        if let eventID {
+            var text = "break \"\(eventID)\" \(PlayTime.clock(eventOffset ?? .zero, digits: 1))"
+            if let length = breakLength(eventID) { text += " / \(PlayTime.clock(length, digits: 1))" }
+            text += isSkippable ? ", skippable" : ", not skippable"
+            state.append(text)
+        }
+        state.append("host \(PlayTime.clock(hostTime, digits: 1)) (\(clockName))")
+        return [String(bar.prefix(width)), String(state.joined(separator: " · ").prefix(width))]
+    }
+
+    private var statusText: String {
+        switch status {
+        case .playing: return rate == 1 ? "playing" : "playing at \(rate)×"
+        case .paused: return "paused"
+        case .waitingToPlayAtSpecifiedRate(let reason):
+            switch reason {
+            case .toMinimizeStalls: return "stalled, buffering"
+            case .evaluatingBufferingRate: return "buffering"
+            case .noItemToPlay: return "no item"
+            case .waitingForCoordinatedPlayback: return "waiting for the group"
+            case .interstitialEvent: return "in a break"
+            }
+        }
+    }
+
+    /// The break's played length on the timeline, when known.
+    private func breakLength(_ eventID: String) -> MediaTime? {
+        guard let segment = snapshot?.segments.first(where: { $0.eventID == eventID }) else { return nil }
+        let length = segment.playoutRange.duration
+        return length > .zero ? length : nil
+    }
+
+    /// The bar's cells: the integrated timeline's known extent spread over `width` columns.
+    func cells(width: Int) -> String {
+        guard let snapshot, let first = snapshot.segments.first else {
+            return String(repeating: " ", count: width)
+        }
+        let start = first.timeMapping.target.start
+        let total = snapshot.knownDuration
+        func column(_ time: MediaTime) -> Int {
+            guard total > .zero else { return 0 }
+            let fraction = (time - start).seconds / total.seconds
+            return min(width - 1, max(0, Int((fraction * Double(width)).rounded(.down))))
+        }
+        let playhead = column(snapshot.currentTime)
+        var cells = (0..<width).map { $0 < playhead ? Character("=") : Character("-") }
+        for segment in snapshot.segments where segment.segmentType == .interstitial {
+            let target = segment.timeMapping.target
+            guard let event = segment.interstitialEvent, !target.duration.isZero, !event.supplementsPrimaryContent else { continue }
+            let from = column(target.start)
+            let to = max(from, column(target.end) - 1)
+            for index in from...to { cells[index] = "#" }
+        }
+        for segment in snapshot.segments where segment.segmentType == .interstitial && segment.timeMapping.target.duration.isZero {
+            cells[column(segment.timeMapping.target.start)] = "o"
+        }
+        cells[playhead] = "|"
+        return String(cells)
+    }
+}
