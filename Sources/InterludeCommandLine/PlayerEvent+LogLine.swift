@@ -33,6 +33,8 @@ extension PlayerEvent {
                 case .interstitialEvent: return nil
                 }
             }
+        case .interstitialTimeControlStatusChanged(let status):
+            return status == .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) ? "break: buffering (the ad stalled)" : nil
         case .timeJumped(let time, let originator):
             return "time jumped to \(PlayTime.clock(time)) (\(originator.rawValue))"
         case .seekCompleted(let id, let finished):

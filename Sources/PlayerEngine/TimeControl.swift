@@ -88,6 +88,13 @@ public struct TimeControl: Sendable, Hashable {
         startsImmediately = !hasMedia
     }
 
+    /// The playhead jumped (a seek): playback waits for the buffer at the new position as it does
+    /// when starting, and running dry there is not a stall.
+    public mutating func seeked() {
+        mustRebuffer = automaticallyWaitsToMinimizeStalls
+        hasStalled = false
+    }
+
     /// Reports the buffer: how much is loaded ahead of the playhead, and whether it reaches the end
     /// of the item. Running dry makes the player wait for the threshold again.
     public mutating func updateBuffer(ahead: MediaTime, reachesEnd: Bool) {

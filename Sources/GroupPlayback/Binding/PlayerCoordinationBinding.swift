@@ -161,6 +161,11 @@ public struct PlayerCoordinationBinding: Sendable {
         translate(coordinator.connect(at: clock.groupTime(atLocalTime: localTime)), clock: clock)
     }
 
+    /// Another participant left the group: no wait outlives it.
+    public mutating func participantLeft(_ participant: CoordinatedPlaybackParticipant.ID, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        translate(coordinator.participantLeft(participant, at: clock.groupTime(atLocalTime: localTime)), clock: clock)
+    }
+
     /// Begins a suspension of the app's (an audio interruption, a custom reason).
     public mutating func beginSuspension(for reason: CoordinatedPlaybackSuspension.Reason, clock: some GroupTimeMapping, localTime: Duration) -> (CoordinatedPlaybackSuspension, [Output]) {
         let (suspension, actions) = coordinator.beginSuspension(for: reason, at: clock.groupTime(atLocalTime: localTime))
