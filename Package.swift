@@ -41,6 +41,11 @@ let package = Package(
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "GroupSimulation",
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "GroupPlayback", "StreamOrigin"],
+            swiftSettings: strictSettings
+        ),
         .systemLibrary(
             name: "CLibWebSockets",
             path: "Sources/CLibWebSockets",
@@ -92,6 +97,11 @@ let package = Package(
         .testTarget(
             name: "GroupPlaybackTests",
             dependencies: ["GroupPlayback", "PlayerEngine", "HLSInterstitials", "MediaTime", "VirtualTime", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupSimulationTests",
+            dependencies: ["GroupSimulation", "GroupPlayback", "StreamOrigin", "HLSPlaylist", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(

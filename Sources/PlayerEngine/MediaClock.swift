@@ -35,8 +35,19 @@ public struct MediaClock: Sendable, Hashable {
     public func itemTime(atHost host: Duration) -> MediaTime {
         guard rateNumerator != 0 else { return anchorItem }
         let elapsed = Self.mediaTime(host - anchorHost)
-        let advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator) ?? .zero
-        return anchorItem + advanced
+        guard rateNumerator != rateDenominator else { return Self.sum(anchorItem, elapsed) }
+        // A rate such as 1.00005 makes an exact product with a large timescale: keep nanoseconds.
+        var advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator) ?? .zero
+        if let nanoseconds = advanced.converted(toTimescale: 1_000_000_000) { advanced = nanoseconds }
+        return Self.sum(anchorItem, advanced)
+    }
+
+    /// `a + b`, exact when the common timescale fits, else to the nanosecond.
+    static func sum(_ a: MediaTime, _ b: MediaTime) -> MediaTime {
+        if let exact = a.addingReportingOverflow(b) { return exact }
+        let x = a.converted(toTimescale: 1_000_000_000) ?? a
+        let y = b.converted(toTimescale: 1_000_000_000) ?? b
+        return x.addingReportingOverflow(y) ?? x
     }
 
     /// Changes the rate at `host`, keeping the position continuous.

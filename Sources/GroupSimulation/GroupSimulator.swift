@@ -1,0 +1,505 @@
+import GroupPlayback
+import HLSInterstitials
+import HLSPlaylist
+import MediaTime
+import PlayerEngine
+import StreamOrigin
+
+extension GroupClockEstimate: GroupTimeMapping {}
+
+/// Runs a group of participants on virtual time: each has the real player engine
+/// (``PlaybackMachine``) loading its own playlists and asset lists from an in-process origin (its
+/// own ads), the real coordinator bound to it, a drifting local clock synchronised with the group
+/// clock by NTP-style exchanges, and reliable channels to the others over a simulated network
+/// with latency, jitter, loss and partitions. Everything is a discrete-event simulation: no
+/// threads, no sleeping, exactly repeatable from the scenario's seed.
+public struct GroupSimulator {
+    enum Event {
+        case join(Int)
+        case playerWake(Int)
+        case coordinatorWake(Int)
+        case loaded(Int, id: UInt64, result: Result<LoadedResource, LoadError>, item: Int)
+        case frame(to: Int, from: Int, ReliableFrame<CoordinationMessage>)
+        case channelTick(Int, peer: Int)
+        case probe(Int)
+        case probeAtServer(Int, ClockProbe)
+        case probeReply(Int, ClockProbeReply)
+        case observe(Int)
+        case sample
+        case action(Int)
+    }
+
+    struct Participant {
+        let spec: SimulationScenario.Participant
+        let name: String
+        let peer: PeerID
+        let url: String
+        var clock: DriftingClock
+        var machine: PlaybackMachine
+        var binding: PlayerCoordinationBinding
+        var estimator: GroupClockEstimator
+        var channels: [Int: ReliableChannel<CoordinationMessage>] = [:]
+        var channelTimers: [Int: SimulationScheduler<Event>.EventID] = [:]
+        var playerTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
+        var coordinatorTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
+        var isConnected = false
+        var hasLeft = false
+        var hasStartedItem = false
+        var itemGeneration = 0
+        var stats = ParticipantStatistics()
+        var lastCoordinated: MediaTime?
+    }
+
+    struct ParticipantStatistics {
+        var waited: Duration = .zero
+        var inBreaks: Duration = .zero
+        var skipped = MediaTime.zero
+        var rewound = MediaTime.zero
+        var stalls = 0
+        var joinedAt: Duration?
+        var series: [(time: Duration, coordinated: Double, state: SeriesState)] = []
+    }
+
+    enum SeriesState: String { case playing, waiting, inBreak, paused }
+
+    /// The scenario.
+    public let scenario: SimulationScenario
+    let origin: Origin
+    let originBase = "http://origin.sim"
+    var scheduler = SimulationScheduler<Event>()
+    var network: SimulatedNetwork
+    var participants: [Participant] = []
+    let serverPeer: PeerID
+    let sampleInterval: Duration
+    var skew = SkewStatistics()
+    var notes: [SimulationReport.Note] = []
+    var lastAnchor: Duration?
+    var seekCounter = 0
+
+    /// A simulation of `scenario` against `origin` (its streams and per-viewer ads).
+    public init(scenario: SimulationScenario, origin: Origin) {
+        self.scenario = scenario
+        self.origin = origin
+        let seed = scenario.seed ?? 1
+        network = SimulatedNetwork(seed: seed, defaultConditions: scenario.network?.conditions ?? LinkConditions(latency: .milliseconds(20)))
+        serverPeer = PeerID(rawValue: UInt32(scenario.participants.count))
+        sampleInterval = scenario.sampleInterval?.duration ?? .milliseconds(100)
+        for (index, spec) in scenario.participants.enumerated() {
+            let peer = PeerID(rawValue: UInt32(index))
+            let ppb = Int64(((spec.clock?.driftPPM ?? 0) * 1000).rounded())
+            let clock = DriftingClock(offset: spec.clock?.offset?.duration ?? .zero, driftPartsPerBillion: ppb)
+            network.setClock(clock, for: peer)
+            if let conditions = spec.network?.conditions {
+                for other in 0...scenario.participants.count where other != index {
+                    network.setConditions(conditions, between: peer, and: PeerID(rawValue: UInt32(other)))
+                }
+            }
+            var configuration = PlayerConfiguration()
+            configuration.checksSegmentDurations = false
+            var binding = PlayerCoordinationBinding(participant: CoordinatedPlaybackParticipant.ID(rawValue: spec.name))
+            let policy = scenario.policy
+            binding.configure { coordinator in
+                if let reasons = policy?.waitFor {
+                    coordinator.suspensionReasonsThatTriggerWaiting = reasons.map { CoordinatedPlaybackSuspension.Reason(rawValue: $0) }
+                }
+                for (reason, limit) in policy?.participantLimits ?? [:] {
+                    coordinator.setParticipantLimit(limit, forWaitingOutSuspensionsWithReason: CoordinatedPlaybackSuspension.Reason(rawValue: reason))
+                }
+                if let snaps = policy?.pauseSnapsToOriginator { coordinator.pauseSnapsToMediaTimeOfOriginator = snaps }
+            }
+            let kind = spec.kind ?? "vod"
+            let url = "\(originBase)/\(kind)/\(spec.stream ?? "movie")/\(spec.viewer ?? spec.name)/main.m3u8"
+            participants.append(Participant(
+                spec: spec, name: spec.name, peer: peer, url: url, clock: clock,
+                machine: PlaybackMachine(configuration: configuration), binding: binding,
+                estimator: GroupClockEstimator(startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero))))
+        }
+        for partition in scenario.network?.partitions ?? [] {
+            guard let index = scenario.participants.firstIndex(where: { $0.name == partition.participant }) else { continue }
+            network.addPartition(Partition(isolating: [PeerID(rawValue: UInt32(index))], from: partition.from.duration, until: partition.until.duration))
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs the whole scenario and reports.
+    public mutating func run() -> SimulationReport {
+        for index in participants.indices {
+            scheduler.schedule(.join(index), at: participants[index].spec.joinAt?.duration ?? .zero)
+        }
+        for (index, action) in (scenario.actions ?? []).enumerated() {
+            scheduler.schedule(.action(index), at: action.at.duration)
+        }
+        scheduler.schedule(.sample, at: sampleInterval)
+        let end = scenario.duration.duration
+        while let next = scheduler.nextEventTime, !(end < next) {
+            guard let (_, event) = scheduler.next() else { break }
+            handle(event)
+        }
+        return report(until: end)
+    }
+
+    var now: Duration { scheduler.now }
+
+    func localTime(_ index: Int) -> Duration { participants[index].clock.localTime(atTrueTime: now) }
+
+    mutating func handle(_ event: Event) {
+        switch event {
+        case .join(let index):
+            participants[index].hasLeft = false
+            participants[index].stats.joinedAt = participants[index].stats.joinedAt ?? now
+            probe(index)
+        case .probe(let index):
+            probe(index)
+        case .probeAtServer(let index, let probe):
+            // The group clock is true time.
+            let reply = ClockProbeReply(answering: probe, receivedAt: now, sentAt: now)
+            network.send(Event.probeReply(index, reply), from: serverPeer, to: participants[index].peer, on: &scheduler)
+        case .probeReply(let index, let reply):
+            participants[index].estimator.receive(reply, at: localTime(index))
+            if participants[index].estimator.isSynchronized, participants[index].machine.itemStatus == .unknown, participants[index].machine.currentSnapshot == nil, !participants[index].isConnected {
+                startPlayer(index)
+            }
+        case .playerWake(let index):
+            participants[index].playerTimer = nil
+            feed(index, .wake)
+        case .coordinatorWake(let index):
+            participants[index].coordinatorTimer = nil
+            guard let clock = participants[index].estimator.estimate else { return }
+            let outputs = participants[index].binding.advance(clock: clock, localTime: localTime(index))
+            apply(index, outputs)
+            rescheduleTimers(index)
+        case .loaded(let index, let id, let result, let item):
+            guard item == participants[index].itemGeneration else { return }
+            feed(index, .loadFinished(id: id, result: result))
+        case .frame(let to, let from, let frame):
+            guard !participants[to].hasLeft else { return }
+            var channel = participants[to].channels[from] ?? ReliableChannel()
+            let output = channel.receive(frame, at: localTime(to))
+            participants[to].channels[from] = channel
+            transmit(output.frames, from: to, to: from)
+            if let clock = participants[to].estimator.estimate, participants[to].isConnected {
+                for message in output.delivered {
+                    let outputs = participants[to].binding.receive(message, from: CoordinatedPlaybackParticipant.ID(rawValue: participants[from].name), clock: clock, localTime: localTime(to))
+                    apply(to, outputs)
+                }
+            }
+            rescheduleTimers(to)
+        case .channelTick(let index, let peer):
+            participants[index].channelTimers[peer] = nil
+            guard var channel = participants[index].channels[peer] else { return }
+            let output = channel.tick(at: localTime(index))
+            participants[index].channels[peer] = channel
+            transmit(output.frames, from: index, to: peer)
+            scheduleChannelTick(index, peer: peer)
+        case .observe(let index):
+            guard participants[index].hasStartedItem, !participants[index].hasLeft, let clock = participants[index].estimator.estimate else { return }
+            feed(index, .wake)
+            let outputs = participants[index].binding.observe(player: participants[index].machine, clock: clock, localTime: localTime(index))
+            apply(index, outputs)
+            rescheduleTimers(index)
+            scheduler.schedule(.observe(index), after: .milliseconds(250))
+        case .sample:
+            sample()
+            scheduler.schedule(.sample, after: sampleInterval)
+        case .action(let number):
+            perform(scenario.actions![number])
+        }
+    }
+
+    /// Sends a clock probe if one is due and schedules the next.
+    mutating func probe(_ index: Int) {
+        guard !participants[index].hasLeft else { return }
+        let local = localTime(index)
+        if let probe = participants[index].estimator.makeProbeIfDue(at: local) {
+            network.send(Event.probeAtServer(index, probe), from: participants[index].peer, to: serverPeer, on: &scheduler)
+        }
+        let next = participants[index].clock.trueTime(atLocalTime: participants[index].estimator.nextProbeTime)
+        scheduler.schedule(.probe(index), at: max(next, now + .milliseconds(1)))
+    }
+
+    mutating func startPlayer(_ index: Int) {
+        participants[index].isConnected = true
+        participants[index].itemGeneration += 1
+        feed(index, .setItems([PlayerItem(url: participants[index].url, primaryID: "sim-\(participants[index].name)", contentIdentifier: itemIdentifier)]))
+        guard let clock = participants[index].estimator.estimate else { return }
+        apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))
+    }
+
+    /// The item every participant plays, the same whatever the viewer's URL.
+    var itemIdentifier: String {
+        let first = participants.first?.spec
+        return "\(first?.kind ?? "vod")/\(first?.stream ?? "movie")"
+    }
+
+    // MARK: The player
+
+    mutating func feed(_ index: Int, _ input: PlaybackMachine.Input) {
+        let actions = participants[index].machine.handle(input, now: localTime(index))
+        for action in actions {
+            switch action {
+            case .load(let id, let request):
+                let (result, delay) = respond(to: request)
+                scheduler.schedule(.loaded(index, id: id, result: result, item: participants[index].itemGeneration), after: delay)
+            case .cancelLoad:
+                break
+            case .event(let event):
+                observe(index, event)
+            }
+        }
+        rescheduleTimers(index)
+    }
+
+    /// Answers a request from the in-process origin: playlists and asset lists are the origin's
+    /// real answers for the viewer; segments are not fetched (their bytes do not matter to
+    /// coordination), only their time is simulated.
+    func respond(to request: ResourceRequest) -> (Result<LoadedResource, LoadError>, Duration) {
+        let latency = Duration.milliseconds(20)
+        let path = request.url.dropFirst(originBase.count)
+        let base = path.split(separator: "?").first.map(String.init) ?? String(path)
+        guard base.hasSuffix(".m3u8") || base.hasSuffix(".json") else {
+            return (.success(LoadedResource(bytes: [0x47], url: request.url, elapsed: .milliseconds(120))), latency + .milliseconds(100))
+        }
+        let wallClock = origin.liveStartDate.adding(MediaTime(seconds: 120) + Self.mediaTime(now))
+        let response = origin.respond(to: OriginRequest(target: String(path), baseURL: originBase), at: wallClock)
+        guard response.status == 200 else {
+            let kind: LoadError.Kind = response.status == 404 ? .notFound : .httpStatus
+            return (.failure(LoadError(kind: kind, url: request.url, status: response.status, message: "HTTP \(response.status)")), latency)
+        }
+        return (.success(LoadedResource(bytes: response.body, url: request.url, elapsed: latency)), latency)
+    }
+
+    static func mediaTime(_ duration: Duration) -> MediaTime {
+        let (seconds, attoseconds) = duration.components
+        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
+    }
+
+    /// A player event: to the binding (once the item is coordinated), and to the statistics.
+    mutating func observe(_ index: Int, _ event: PlayerEvent) {
+        if case .stalled = event.kind { participants[index].stats.stalls += 1 }
+        guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
+        if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
+            participants[index].hasStartedItem = true
+            let outputs = participants[index].binding.startItem(itemIdentifier, player: participants[index].machine, clock: clock, localTime: localTime(index))
+            apply(index, outputs)
+            scheduler.schedule(.observe(index), after: .milliseconds(250))
+            return
+        }
+        guard participants[index].hasStartedItem else { return }
+        switch event.kind {
+        case .timelineChanged(let reasons) where reasons.contains(.segmentsChanged):
+            apply(index, participants[index].binding.timelineChanged(player: participants[index].machine, clock: clock, localTime: localTime(index)))
+        default:
+            break
+        }
+        apply(index, participants[index].binding.playerEvent(event, player: participants[index].machine, clock: clock))
+    }
+
+    /// Carries out what the binding asks.
+    mutating func apply(_ index: Int, _ outputs: [PlayerCoordinationBinding.Output]) {
+        for output in outputs {
+            switch output {
+            case .player(let command):
+                let before = coordinatedTime(index)
+                for input in command.machineInputs { feed(index, input) }
+                if let before, let after = coordinatedTime(index) {
+                    switch command {
+                    case .play, .hold, .pause:
+                        if after - before > MediaTime(value: 1, timescale: 2) { participants[index].stats.skipped += after - before }
+                        if before - after > MediaTime(value: 1, timescale: 2) { participants[index].stats.rewound += before - after }
+                    case .setRate:
+                        break
+                    }
+                }
+            case .send(let message, let recipients):
+                let targets: [Int]
+                switch recipients {
+                case .all: targets = participants.indices.filter { $0 != index && participants[$0].isConnected }
+                case .participant(let id): targets = participants.indices.filter { participants[$0].name == id.rawValue }
+                }
+                for target in targets { send(message, from: index, to: target) }
+            case .event(let event):
+                note(index, event)
+            }
+        }
+    }
+
+    mutating func send(_ message: CoordinationMessage, from index: Int, to target: Int) {
+        guard !participants[index].hasLeft else { return }
+        var channel = participants[index].channels[target] ?? ReliableChannel()
+        let output = channel.send(message, at: localTime(index))
+        participants[index].channels[target] = channel
+        transmit(output.frames, from: index, to: target)
+        scheduleChannelTick(index, peer: target)
+    }
+
+    mutating func transmit(_ frames: [ReliableFrame<CoordinationMessage>], from index: Int, to target: Int) {
+        for frame in frames {
+            network.send(Event.frame(to: target, from: index, frame), from: participants[index].peer, to: participants[target].peer, on: &scheduler)
+        }
+    }
+
+    mutating func scheduleChannelTick(_ index: Int, peer: Int) {
+        guard let deadline = participants[index].channels[peer]?.nextDeadline else { return }
+        if let timer = participants[index].channelTimers[peer] { scheduler.cancel(timer) }
+        let at = max(participants[index].clock.trueTime(atLocalTime: deadline), now)
+        participants[index].channelTimers[peer] = scheduler.schedule(.channelTick(index, peer: peer), at: at)
+    }
+
+    mutating func rescheduleTimers(_ index: Int) {
+        let clock = participants[index].clock
+        if let wake = participants[index].machine.nextWake {
+            let at = max(clock.trueTime(atLocalTime: wake), now)
+            if participants[index].playerTimer?.at != at {
+                if let timer = participants[index].playerTimer { scheduler.cancel(timer.id) }
+                participants[index].playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
+            }
+        } else if let timer = participants[index].playerTimer {
+            scheduler.cancel(timer.id)
+            participants[index].playerTimer = nil
+        }
+        if let estimate = participants[index].estimator.estimate, participants[index].hasStartedItem,
+            let deadline = participants[index].binding.nextDeadline(clock: estimate, localTime: localTime(index))
+        {
+            let at = max(clock.trueTime(atLocalTime: deadline), now)
+            if participants[index].coordinatorTimer?.at != at {
+                if let timer = participants[index].coordinatorTimer { scheduler.cancel(timer.id) }
+                participants[index].coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at)
+            }
+        }
+    }
+
+    // MARK: Users
+
+    mutating func perform(_ action: SimulationScenario.Action) {
+        guard let index = participants.firstIndex(where: { $0.name == action.participant }) else { return }
+        notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
+        switch action.action {
+        case "play": feed(index, .setRate(action.rate ?? 1, originator: .user))
+        case "pause": feed(index, .setRate(0, originator: .user))
+        case "rate": feed(index, .setRate(action.rate ?? 1, originator: .user))
+        case "seek":
+            seekCounter += 1
+            let target = MediaTime(seconds: action.to ?? 0, preferredTimescale: 1000) ?? .zero
+            feed(index, .seek(id: seekCounter, to: .primary(target), originator: .user))
+        case "leave":
+            participants[index].hasLeft = true
+            participants[index].isConnected = false
+            let id = CoordinatedPlaybackParticipant.ID(rawValue: participants[index].name)
+            for other in participants.indices where other != index && participants[other].isConnected {
+                guard let clock = participants[other].estimator.estimate else { continue }
+                apply(other, participants[other].binding.participantLeft(id, clock: clock, localTime: localTime(other)))
+            }
+        case "rejoin":
+            participants[index].hasLeft = false
+            participants[index].isConnected = true
+            participants[index].channels = [:]
+            for other in participants.indices where other != index { participants[other].channels[index] = nil }
+            if let clock = participants[index].estimator.estimate {
+                apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Observing the group
+
+    func coordinatedTime(_ index: Int) -> MediaTime? {
+        guard participants[index].hasStartedItem else { return nil }
+        let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.currentPosition)
+        return participants[index].binding.coordinator.mapping.coordinatedTime(for: position)
+    }
+
+    mutating func note(_ index: Int, _ event: PlaybackCoordinatorStateMachine.Event) {
+        switch event {
+        case .groupStatusChanged(let status):
+            guard index == participants.firstIndex(where: { $0.isConnected && $0.hasStartedItem }) else { return }
+            let blockers = status.blockers.map { "\($0.participant.rawValue) (\($0.cause))" }
+            notes.append(.init(time: now, participant: nil, text: "group \(status.status)" + (blockers.isEmpty ? "" : ", waiting for " + blockers.joined(separator: ", "))))
+        case .contentDurationMismatch(let mismatch):
+            notes.append(.init(time: now, participant: participants[index].name,
+                               text: "content duration differs from \(mismatch.participant.rawValue)'s: \(mismatch.localDuration.decimalString()) s vs \(mismatch.participantDuration.decimalString()) s"))
+        case .sharedBreakMismatch(let mismatch):
+            notes.append(.init(time: now, participant: participants[index].name, text: "shared break \(mismatch.eventIdentifier) differs from \(mismatch.participant.rawValue)'s"))
+        default:
+            break
+        }
+    }
+
+    /// Samples every participant's position: skew among those playing steadily, and each one's
+    /// state for the statistics and the drawing.
+    mutating func sample() {
+        var steady: [Double] = []
+        for index in participants.indices where participants[index].hasStartedItem && !participants[index].hasLeft {
+            feed(index, .wake)
+            let machine = participants[index].machine
+            guard let coordinated = coordinatedTime(index) else { continue }
+            let position = PlayerCoordinationBinding.playbackPosition(machine.currentPosition)
+            let inLocalBreak = participants[index].binding.coordinator.mapping.localBreak(at: position) != nil || machine.currentEvent != nil
+            let state: SeriesState
+            switch machine.timeControlStatus {
+            case .playing: state = inLocalBreak ? .inBreak : .playing
+            case .waitingToPlayAtSpecifiedRate(.interstitialEvent): state = .inBreak
+            case .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback): state = .waiting
+            case .waitingToPlayAtSpecifiedRate: state = inLocalBreak ? .inBreak : .waiting
+            case .paused: state = .paused
+            }
+            switch state {
+            case .waiting: participants[index].stats.waited += sampleInterval
+            case .inBreak: participants[index].stats.inBreaks += sampleInterval
+            case .playing, .paused: break
+            }
+            if state == .playing, participants[index].binding.coordinator.suspensionReasons.isEmpty {
+                steady.append(coordinated.seconds)
+            }
+            let series = participants[index].stats.series
+            if series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
+                participants[index].stats.series.append((now, coordinated.seconds, state))
+            }
+        }
+        // Group transitions: a new anchor of the group's playing phase (a start, a resume, a seek).
+        if let reference = participants.firstIndex(where: { $0.hasStartedItem && $0.isConnected }),
+            let phase = participants[reference].binding.coordinator.groupTimeline?.phase(at: now),
+            let anchor = phase.anchorGroupTime, anchor != lastAnchor
+        {
+            lastAnchor = anchor
+            skew.transitions.append(.init(anchor: anchor, skew: nil))
+        }
+        guard steady.count >= 2, let low = steady.min(), let high = steady.max() else { return }
+        let spread = (high - low) * 1000
+        if let last = skew.transitions.last, now - last.anchor < .seconds(3) {
+            if last.skew == nil, !(now - last.anchor < .seconds(1)) {
+                skew.transitions[skew.transitions.count - 1].skew = spread
+            }
+        } else {
+            skew.steady.append(spread)
+        }
+    }
+
+    func report(until end: Duration) -> SimulationReport {
+        SimulationReport(
+            scenario: scenario.name, description: scenario.description, duration: end,
+            participants: participants.map { participant in
+                SimulationReport.ParticipantReport(
+                    name: participant.name, url: participant.url,
+                    waited: participant.stats.waited, inBreaks: participant.stats.inBreaks,
+                    skipped: participant.stats.skipped.seconds, rewound: participant.stats.rewound.seconds,
+                    corrections: participant.binding.coordinator.driftCorrector.correctionCount,
+                    stalls: participant.stats.stalls,
+                    finalPosition: coordinatedTime(participants.firstIndex { $0.name == participant.name }!)?.seconds,
+                    series: participant.stats.series.map { .init(time: $0.time, coordinated: $0.coordinated, state: $0.state.rawValue) })
+            },
+            skew: skew, notes: notes)
+    }
+}
+
+extension PlayerCoordinationBinding {
+    /// A player position in the coordinator's terms.
+    public static func playbackPosition(_ position: IntegratedTimeline.Position) -> PlaybackPosition {
+        switch position {
+        case .primary(let time): return .item(time)
+        case .interstitial(let eventID, let offset): return .interstitial(eventIdentifier: eventID, offset: offset)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import MediaTime
+
+/// Skew samples: how far apart (in milliseconds of coordinated time) the participants that play
+/// steadily are, in steady playback and one second after each start, resume or seek.
+public struct SkewStatistics: Sendable, Hashable {
+    /// A start, resume or seek of the group, and the skew a second later.
+    public struct Transition: Sendable, Hashable {
+        /// The group time the group (re)started at.
+        public var anchor: Duration
+        /// The skew a second later, in milliseconds (nil if fewer than two were playing).
+        public var skew: Double?
+    }
+
+    /// Skews in steady playback, in milliseconds.
+    public var steady: [Double] = []
+    /// The group's transitions.
+    public var transitions: [Transition] = []
+
+    /// Percentiles of samples.
+    public struct Percentiles: Sendable, Hashable, Codable {
+        /// How many samples.
+        public var count: Int
+        /// The median.
+        public var p50: Double
+        /// The 95th percentile.
+        public var p95: Double
+        /// The 99th percentile.
+        public var p99: Double
+        /// The largest.
+        public var max: Double
+
+        /// Percentiles of `values` (nearest rank); zeros when empty.
+        public init(_ values: [Double]) {
+            let sorted = values.sorted()
+            count = sorted.count
+            func rank(_ fraction: Double) -> Double {
+                guard !sorted.isEmpty else { return 0 }
+                let index = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+                return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))]
+            }
+            p50 = rank(0.5)
+            p95 = rank(0.95)
+            p99 = rank(0.99)
+            max = sorted.last ?? 0
+        }
+    }
+
+    /// Percentiles in steady playback.
+    public var steadyPercentiles: Percentiles { Percentiles(steady) }
+    /// Percentiles a second after starts, resumes and seeks.
+    public var transitionPercentiles: Percentiles { Percentiles(transitions.compactMap(\.skew)) }
+}
+
+/// What a simulation found: per participant, the time waited, in breaks, the primary content
+/// skipped and the corrections made; for the group, the skew.
+public struct SimulationReport: Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// Its description.
+    public var description: String?
+    /// How long was simulated.
+    public var duration: Duration
+    /// Per participant.
+    public var participants: [ParticipantReport]
+    /// The group's skew.
+    public var skew: SkewStatistics
+    /// Notable moments: user actions, the group waiting and for whom, mismatches.
+    public var notes: [Note]
+
+    /// One participant's experience.
+    public struct ParticipantReport: Sendable {
+        /// Its name.
+        public var name: String
+        /// What it played.
+        public var url: String
+        /// Time spent waiting for the group (waiting for coordinated playback).
+        public var waited: Duration
+        /// Time spent in its own breaks (stitched or interstitial).
+        public var inBreaks: Duration
+        /// Primary content it skipped to catch up with the group, in seconds.
+        public var skipped: Double
+        /// Primary content it went back over to rejoin the group, in seconds.
+        public var rewound: Double
+        /// Drift corrections (rate adjustments and re-anchoring seeks).
+        public var corrections: Int
+        /// Stalls.
+        public var stalls: Int
+        /// Its coordinated position at the end, in seconds.
+        public var finalPosition: Double?
+        /// Its coordinated position over time, for drawings.
+        public var series: [Point]
+
+        /// A sample of the position.
+        public struct Point: Sendable {
+            /// True time.
+            public var time: Duration
+            /// Coordinated position, seconds.
+            public var coordinated: Double
+            /// `playing`, `waiting`, `inBreak` or `paused`.
+            public var state: String
+        }
+    }
+
+    /// A notable moment.
+    public struct Note: Sendable {
+        /// True time.
+        public var time: Duration
+        /// Who, if one participant.
+        public var participant: String?
+        /// What.
+        public var text: String
+    }
+}
+
+extension SimulationReport {
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+
+    static func clock(_ duration: Duration) -> String {
+        let total = Int(seconds(duration))
+        let milliseconds = Int((seconds(duration) - Double(total)) * 1000)
+        let text = total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) : String(format: "%d:%02d", total / 60, total % 60)
+        return milliseconds == 0 ? text : text + String(format: ".%03d", milliseconds)
+    }
+
+    /// The report as text for a terminal.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("Scenario \(scenario): \(Self.clock(duration)) simulated, \(participants.count) participant\(participants.count == 1 ? "" : "s")")
+        if let description { lines.append("  \(description)") }
+        lines.append("")
+        let nameWidth = max(11, participants.map(\.name.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        func left(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        lines.append(pad("participant", nameWidth) + "  " + left("waited", 9) + left("in breaks", 11) + left("skipped", 9) + left("rewound", 9) + left("corrections", 13) + left("stalls", 8) + left("position", 10))
+        for participant in participants {
+            lines.append(pad(participant.name, nameWidth) + "  "
+                + left(String(format: "%.1f s", Self.seconds(participant.waited)), 9)
+                + left(String(format: "%.1f s", Self.seconds(participant.inBreaks)), 11)
+                + left(String(format: "%.1f s", participant.skipped), 9)
+                + left(String(format: "%.1f s", participant.rewound), 9)
+                + left("\(participant.corrections)", 13)
+                + left("\(participant.stalls)", 8)
+                + left(participant.finalPosition.map { String(format: "%.1f s", $0) } ?? "-", 10))
+        }
+        lines.append("")
+        let steady = skew.steadyPercentiles
+        let transitions = skew.transitionPercentiles
+        lines.append("skew (ms)                     p50      p95      p99      max  samples")
+        func row(_ label: String, _ values: SkewStatistics.Percentiles) -> String {
+            pad(label, 26) + left(String(format: "%.1f", values.p50), 9) + left(String(format: "%.1f", values.p95), 9)
+                + left(String(format: "%.1f", values.p99), 9) + left(String(format: "%.1f", values.max), 9) + left("\(values.count)", 9)
+        }
+        lines.append(row("steady playback", steady))
+        lines.append(row("1 s after start/resume/seek", transitions))
+        if !notes.isEmpty {
+            lines.append("")
+            lines.append("what happened:")
+            for note in notes.prefix(200) {
+                lines.append("  " + left(Self.clock(note.time), 9) + "  " + (note.participant.map { "\($0): " } ?? "") + note.text)
+            }
+            if notes.count > 200 { lines.append("  … \(notes.count - 200) more") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The report as JSON (without the position series).
+    public var json: String {
+        func number(_ value: Double) -> String { value.isFinite ? String(format: "%.3f", value) : "null" }
+        func string(_ text: String) -> String {
+            let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+            return String(decoding: data, as: UTF8.self)
+        }
+        func percentiles(_ values: SkewStatistics.Percentiles) -> String {
+            "{\"count\":\(values.count),\"p50\":\(number(values.p50)),\"p95\":\(number(values.p95)),\"p99\":\(number(values.p99)),\"max\":\(number(values.max))}"
+        }
+        var fields: [String] = []
+        fields.append("\"scenario\":\(string(scenario))")
+        fields.append("\"durationSeconds\":\(number(Self.seconds(duration)))")
+        let people = participants.map { participant in
+            "{\"name\":\(string(participant.name)),\"url\":\(string(participant.url)),\"waitedSeconds\":\(number(Self.seconds(participant.waited))),"
+                + "\"inBreaksSeconds\":\(number(Self.seconds(participant.inBreaks))),\"skippedSeconds\":\(number(participant.skipped)),"
+                + "\"rewoundSeconds\":\(number(participant.rewound)),\"corrections\":\(participant.corrections),\"stalls\":\(participant.stalls),"
+                + "\"finalPositionSeconds\":\(participant.finalPosition.map(number) ?? "null")}"
+        }
+        fields.append("\"participants\":[\(people.joined(separator: ","))]")
+        fields.append("\"skewMilliseconds\":{\"steady\":\(percentiles(skew.steadyPercentiles)),\"afterTransitions\":\(percentiles(skew.transitionPercentiles))}")
+        let noteText = notes.map { note in
+            "{\"timeSeconds\":\(number(Self.seconds(note.time))),\"participant\":\(note.participant.map(string) ?? "null"),\"text\":\(string(note.text))}"
+        }
+        fields.append("\"notes\":[\(noteText.joined(separator: ","))]")
+        return "{" + fields.joined(separator: ",") + "}\n"
+    }
+}
