@@ -1,4 +1,3 @@
-internal import Foundation
 import MediaTime
 
 /// The playback coordinator of one participant, as a state machine: Apple's
@@ -677,7 +676,6 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         guard let anchor = phase.anchorGroupTime, groupTime >= anchor else { return [] }
         let difference = mapping.coordinatedTime(for: position) - timeline.time(at: groupTime)
         let offset = GroupTimeArithmetic.groupDuration(toAdvance: difference.magnitude, rate: abs(timeline.rate))
-        if ProcessInfo.processInfo.environment["DEBUG_DRIFT"] == localParticipant.rawValue { print("drift", localParticipant.rawValue, groupTime, position, timeline.time(at: groupTime), difference.isNegative ? .zero - offset : offset) }
         switch driftCorrector.decide(offset: difference.isNegative ? .zero - offset : offset, at: groupTime) {
         case .none:
             return []
