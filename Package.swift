@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin"],
+            dependencies: ["GroupSimulation", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

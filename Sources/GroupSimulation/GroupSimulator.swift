@@ -75,6 +75,9 @@ public struct GroupSimulator {
     var notes: [SimulationReport.Note] = []
     var lastAnchor: Duration?
     var seekCounter = 0
+    /// Receives one line per player event, coordinator output and message, when set (for
+    /// `interlude simulate --trace`).
+    public var trace: ((String) -> Void)?
 
     /// A simulation of `scenario` against `origin` (its streams and per-viewer ads).
     public init(scenario: SimulationScenario, origin: Origin) {
@@ -275,7 +278,13 @@ public struct GroupSimulator {
     }
 
     /// A player event: to the binding (once the item is coordinated), and to the statistics.
+    func log(_ index: Int, _ text: @autoclosure () -> String) {
+        guard let trace else { return }
+        trace("\(SimulationReport.clock(now)) \(participants[index].name) \(text())")
+    }
+
     mutating func observe(_ index: Int, _ event: PlayerEvent) {
+        log(index, "player \(event.traceLine)")
         if case .stalled = event.kind { participants[index].stats.stalls += 1 }
         guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
         if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
@@ -298,6 +307,7 @@ public struct GroupSimulator {
     /// Carries out what the binding asks.
     mutating func apply(_ index: Int, _ outputs: [PlayerCoordinationBinding.Output]) {
         for output in outputs {
+            log(index, "binding \(output)")
             switch output {
             case .player(let command):
                 let before = coordinatedTime(index)

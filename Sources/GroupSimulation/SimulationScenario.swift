@@ -24,6 +24,10 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
     public var description: String?
     /// How long to simulate (true time).
     public var duration: SimulatedDuration
+    /// An origin configuration file (JSON, as `interlude origin --config` reads), relative to the
+    /// scenario's folder; `nil` = the default configuration (alice premium, bob 15 s of ads,
+    /// charlie 10 + 20 s, dana a legal warning in DE).
+    public var origin: String?
     /// The seed of every random draw (network jitter and loss).
     public var seed: UInt64?
     /// Which suspensions make the group wait, and for how many participants at most.

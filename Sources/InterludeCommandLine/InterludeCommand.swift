@@ -16,6 +16,7 @@ public enum InterludeCommand {
         TimelineCommand.self,
         OriginCommand.self,
         PlayCommand.self,
+        SimulateCommand.self,
     ]
 
     static var overview: String {

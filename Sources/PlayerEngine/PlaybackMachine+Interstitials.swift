@@ -327,11 +327,17 @@ extension PlaybackMachine {
 
     /// After a jump to `time`: breaks before it count as played, those after as not; breaks at
     /// `time` ahead of `eventID` in the schedule count as played.
+    ///
+    /// Breaks at exactly `time` that had already played stay played when `eventID` is `nil`: a
+    /// jump to where a break starts, made after it played (a coordinator placing the player where
+    /// the group is), lands after the break, not before it.
     mutating func markConsumed(before time: MediaTime, including eventID: String?) {
+        let previous = consumed
         consumed = []
         for scheduled in schedule?.breaks ?? [] {
             if scheduled.id == eventID { break }
             if scheduled.start < time || (eventID != nil && scheduled.start == time) { consumed.insert(scheduled.id) }
+            if eventID == nil, scheduled.start == time, previous.contains(scheduled.id) { consumed.insert(scheduled.id) }
         }
     }
 

@@ -99,10 +99,10 @@ public struct PlayerCoordinationBinding: Sendable {
     /// The item's timeline changed (a reload, an asset list): the coordinator learns the new
     /// mapping.
     public mutating func timelineChanged(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
-        guard let identifier = itemIdentifier else { return [] }
+        guard itemIdentifier != nil else { return [] }
         let mapping = Self.mapping(of: player)
         guard mapping != coordinator.mapping else { return [] }
-        return startItem(identifier, player: player, clock: clock, localTime: localTime)
+        return translate(coordinator.updateMapping(mapping, at: clock.groupTime(atLocalTime: localTime)), clock: clock)
     }
 
     /// Reacts to a player event: the user's commands go to the group, stalls suspend.

@@ -436,6 +436,20 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         return actions
     }
 
+    /// The local item's timeline changed (a live reload, an asset list that arrived, a `CUE=ONCE`
+    /// break that will not play again): the coordinator takes the new mapping, keeping its
+    /// suspensions, waits and the group's state, and tells the others about its ads.
+    public mutating func updateMapping(_ mapping: CoordinatedTimeMapping, at groupTime: Duration) -> [Action] {
+        guard mapping != self.mapping else { return [] }
+        self.mapping = mapping
+        guard currentItemIdentifier != nil else { return [] }
+        var actions = publish(at: groupTime)
+        if let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .all)) }
+        actions += checkMismatches()
+        rebuildTimeline()
+        return actions
+    }
+
     // MARK: - Transport
 
     /// Changes the group's rate (Apple's `coordinateRateChange(to:options:)`): 0 pauses everyone at
