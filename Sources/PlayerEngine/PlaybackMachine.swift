@@ -260,6 +260,13 @@ public struct PlaybackMachine: Sendable {
     }
 
     mutating func setRate(_ rate: Double, originator: ChangeOriginator) {
+        // A scheduled start keeps its time: a new non-zero rate only changes the rate it starts at.
+        if let start = scheduledStart, rate != 0 {
+            scheduledStart = (start.at, rate)
+            timeControl.playImmediately(atRate: rate)
+            noteRate(originator: originator)
+            return
+        }
         scheduledStart = nil
         timeControl.setRate(rate)
         let interstitial = interstitialRate(rate)

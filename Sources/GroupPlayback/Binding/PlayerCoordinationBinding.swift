@@ -80,7 +80,12 @@ public struct PlayerCoordinationBinding: Sendable {
         let start = player.timelineStart ?? .zero
         let stitched = StitchedAds(playlist: playlist)
         let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
-        let breaks = player.interstitialSchedule?.breaks.map { CoordinatedTimeMapping.Break($0) } ?? []
+        // A shared break (content the same for everyone) enters the coordinated timeline once its
+        // duration is known: until its asset list arrives, its length would be a guess.
+        let breaks = player.interstitialSchedule?.breaks.compactMap { scheduled -> CoordinatedTimeMapping.Break? in
+            if !scheduled.event.contentMayVary, scheduled.event.assetListURI != nil, scheduled.assetListState == .pending { return nil }
+            return CoordinatedTimeMapping.Break(scheduled)
+        } ?? []
         let duration = player.duration.flatMap { $0.isNumeric ? $0 : nil }
         return CoordinatedTimeMapping(stitchedAdRanges: ranges, itemDuration: duration, breaks: breaks)
     }

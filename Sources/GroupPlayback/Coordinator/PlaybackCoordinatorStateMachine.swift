@@ -837,7 +837,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
                     )
                 }
             }
-            for identifier in Set(localShared.keys).union(update.sharedBreakDurations.keys).sorted() {
+            // Only breaks both sides know the duration of: one whose asset list is still on its way
+            // is not a mismatch yet.
+            for identifier in Set(localShared.keys).intersection(update.sharedBreakDurations.keys).sorted() {
                 let local = localShared[identifier]
                 let theirs = update.sharedBreakDurations[identifier]
                 guard local != theirs else { continue }
