@@ -35,10 +35,13 @@ public struct DriftingClock: Sendable, Hashable, Codable, CustomStringConvertibl
         return offset + trueTime + Duration(attoseconds: gained)
     }
 
-    /// The true time at which the clock reads `localTime` (exact to an attosecond).
+    /// The true time at which the clock reads `localTime`, rounded up to the attosecond so that a
+    /// wake-up scheduled there never finds its local deadline still ahead.
     public func trueTime(atLocalTime localTime: Duration) -> Duration {
         let elapsed = (localTime - offset).attoseconds
-        return Duration(attoseconds: elapsed * 1_000_000_000 / (1_000_000_000 + Int128(driftPartsPerBillion)))
+        var trueTime = Duration(attoseconds: elapsed * 1_000_000_000 / (1_000_000_000 + Int128(driftPartsPerBillion)))
+        while self.localTime(atTrueTime: trueTime) < localTime { trueTime += Duration(attoseconds: 1) }
+        return trueTime
     }
 
     /// How long the clock measures for a true span of `trueDuration`.

@@ -11,43 +11,55 @@
 /// then one every ``Configuration/refreshInterval``. A lost probe is not answered and not retried.
 ///
 /// **Filter and fit.** Each exchange bounds the offset from both sides: the probe cannot arrive
-/// before it left (`offset ≤ t1 − t0` at t0) and the reply cannot arrive before it left
-/// (`offset ≥ t2 − t3` at t3). Over a sliding window of ``Configuration/windowSampleCount``
-/// exchanges the estimator fits the line (offset and drift) that lies furthest from both sets of
-/// bounds, and takes the middle of the band. Only the exchanges with the lowest delay in each
-/// direction touch the band, so this is minimum-round-trip filtering done for each direction
-/// separately: the probe of one exchange and the reply of another can both be fast, and the
-/// offset is then right although no single exchange was (the asymmetric-jitter case). Drift moves
-/// away from its previous value only when the window rules that value out by more than the
-/// measurement noise, so a short window does not invent drift. The same idea underlies
-/// the convex-hull clock-skew estimators of Moon, Skelly and Towsley (INFOCOM 1999).
+/// before it left (`offset ≤ t1 − t0` at local time t0) and the reply cannot arrive before it left
+/// (`offset ≥ t2 − t3` at t3). The estimator fits the line (offset and drift) that lies furthest
+/// from both sets of bounds and takes the middle of the band between them. Only the exchanges with
+/// the lowest delay in each direction touch the band, so this is minimum-round-trip filtering done
+/// for each direction separately: the probe of one exchange and the reply of another can both be
+/// fast, and the offset is then right although no single exchange was (the asymmetric-jitter
+/// case). The same idea underlies the convex-hull clock-skew estimators of Moon, Skelly and
+/// Towsley (INFOCOM 1999).
+///
+/// The bounds come from the last ``Configuration/windowSampleCount`` exchanges, and from older ones
+/// up to ``Configuration/historyDuration`` back, of which the tightest bound of each direction per
+/// ``Configuration/historyBucketDuration`` is kept: a long baseline pins the drift at the cost of
+/// a few dozen points. Drift is held at its previous value (at first zero) until the bounds span
+/// ``Configuration/minimumDriftSpan``.
 ///
 /// **Limits.** A path whose two directions have different minimum delays biases the offset by half
-/// the difference; no exchange can detect it (RFC 5905 §8). Clock steps (a local clock reset)
-/// are detected when three exchanges in a row contradict the estimate: the window is discarded and
-/// a new burst starts.
+/// the difference; no exchange can detect it (RFC 5905 §8). Drift is assumed constant over the
+/// history. A clock step (a local clock reset) is detected when three exchanges in a row
+/// contradict the estimate: everything is discarded and a new burst starts.
 ///
-/// Complexity: O(w log w) per exchange, w the window size; O(1) to map a time.
+/// Complexity: O(n log n) per exchange, n the window plus the hull points kept (typically under
+/// 100); O(1) to map a time.
 public struct GroupClockEstimator: Sendable {
     /// Tunables; the defaults follow `research/coordination.md` §4.3 (≥ 8 samples, re-probe ≤ 30 s).
     public struct Configuration: Sendable, Hashable {
         /// Exchanges needed before ``GroupClockEstimator/isSynchronized`` (8).
         public var minimumSampleCount = 8
-        /// Exchanges in the sliding window (64; about 11 minutes at the default refresh).
+        /// Exchanges in the sliding window (64).
         public var windowSampleCount = 64
+        /// How far back (local time) the hull bounds of exchanges that left the window still count
+        /// (30 minutes). Drift is assumed constant over it.
+        public var historyDuration: Duration = .seconds(1800)
+        /// Of the exchanges that left the window, the tightest bound of each direction is kept for
+        /// every stretch this long (30 s).
+        public var historyBucketDuration: Duration = .seconds(30)
         /// Probes sent at the start, and after a clock step (8).
         public var initialBurstCount = 8
         /// Between probes of a burst (100 ms).
         public var burstSpacing: Duration = .milliseconds(100)
-        /// Between probes after the burst (10 s).
-        public var refreshInterval: Duration = .seconds(10)
+        /// Between probes after the burst (2 s: a probe is a few dozen bytes, and the more exchanges,
+        /// the closer each direction's minimum delay is found).
+        public var refreshInterval: Duration = .seconds(2)
         /// A reply later than this after its probe is ignored (3 s).
         public var probeTimeout: Duration = .seconds(3)
         /// The largest drift believed, in parts per million either way (500; crystals stay within ±100).
         public var maximumDriftPartsPerMillion: Double = 500
-        /// The least change of the fit's band, in seconds, that moves the drift off its previous value
-        /// (50 µs; the noise of the window is used when larger).
-        public var minimumDriftEvidenceSeconds: Double = 50e-6
+        /// The shortest stretch of local time the window must span before drift is estimated
+        /// (30 s); until then the previous drift (at first zero) is kept.
+        public var minimumDriftSpan: Duration = .seconds(30)
 
         /// The defaults.
         public init() {}
@@ -68,6 +80,14 @@ public struct GroupClockEstimator: Sendable {
     private var nextProbeID: UInt64 = 0
     private var outstanding: [ClockProbe] = []
     private var contradictionsInARow = 0
+    private var meanSquareChange = 0.0
+    /// The drift last estimated, kept across a clock step (a step moves the offset, not the rate).
+    private var drift = 0.0
+    private var isDriftMeasured = false
+    /// The tightest bounds of exchanges that left the window, one per direction and history bucket,
+    /// by local time.
+    private var upperHistory: [Bound] = []
+    private var lowerHistory: [Bound] = []
 
     /// An estimator whose first probe is due at local time `now`.
     public init(configuration: Configuration = Configuration(), startingAt now: Duration) {
@@ -122,6 +142,9 @@ public struct GroupClockEstimator: Sendable {
                 // The clocks stepped (or the path changed beyond what delays explain): start over
                 // from the exchanges that saw the new state.
                 samples.removeFirst(samples.count - min(samples.count, contradictionsInARow - 1))
+                upperHistory.removeAll()
+                lowerHistory.removeAll()
+                meanSquareChange = 0
                 self.estimate = nil
                 stepCount += 1
                 contradictionsInARow = 0
@@ -132,7 +155,14 @@ public struct GroupClockEstimator: Sendable {
             contradictionsInARow = 0
         }
         samples.append(exchange)
-        if samples.count > configuration.windowSampleCount { samples.removeFirst(samples.count - configuration.windowSampleCount) }
+        if samples.count > configuration.windowSampleCount {
+            let leaving = samples.removeFirst()
+            Self.keep(Bound(localTime: leaving.clientSendTime, offset: leaving.serverReceiveTime - leaving.clientSendTime), in: &upperHistory, bucket: configuration.historyBucketDuration, drift: drift, isUpper: true)
+            Self.keep(Bound(localTime: leaving.clientReceiveTime, offset: leaving.serverSendTime - leaving.clientReceiveTime), in: &lowerHistory, bucket: configuration.historyBucketDuration, drift: drift, isUpper: false)
+        }
+        let horizon = exchange.clientReceiveTime - configuration.historyDuration
+        upperHistory.removeAll { $0.localTime < horizon }
+        lowerHistory.removeAll { $0.localTime < horizon }
         estimate = fit()
         return true
     }
@@ -140,32 +170,46 @@ public struct GroupClockEstimator: Sendable {
     /// Whether the exchange's hard interval (offset ± half its round trip) misses the estimate's.
     private func contradicts(_ exchange: ClockExchange, _ estimate: GroupClockEstimate) -> Bool {
         let predicted = estimate.offset(atLocalTime: exchange.localMidpoint)
-        let slack = exchange.roundTripTime / 2 + estimate.maximumError + .milliseconds(1)
+        // Until drift is measured it may be anything up to the maximum; after, a few ppm.
+        let driftAllowance = (isDriftMeasured ? 10 : configuration.maximumDriftPartsPerMillion) * 1e-6
+        let span = samples.first.map { (estimate.referenceLocalTime - $0.clientSendTime).timingSeconds } ?? 0
+        let elapsed = abs((exchange.localMidpoint - estimate.referenceLocalTime).timingSeconds) + span
+        let slack = exchange.roundTripTime / 2 + estimate.maximumError + .milliseconds(1) + .seconds(driftAllowance * elapsed)
         let difference = exchange.offset - predicted
         return difference > slack || difference < .zero - slack
     }
 
     // MARK: The fit
 
+    /// A bound on the offset at a local time.
+    private struct Bound: Sendable {
+        var localTime: Duration
+        var offset: Duration
+    }
+
     private struct Point {
         var x: Double
         var y: Double
+        var index: Int
     }
 
-    private func fit() -> GroupClockEstimate {
+    private mutating func fit() -> GroupClockEstimate {
         let latest = samples[samples.count - 1]
         let reference = latest.clientReceiveTime
         let base = latest.offset
-        var upper: [Point] = []
-        var lower: [Point] = []
-        upper.reserveCapacity(samples.count)
-        lower.reserveCapacity(samples.count)
+        func point(_ bound: Bound, _ index: Int) -> Point {
+            Point(x: (bound.localTime - reference).timingSeconds, y: (bound.offset - base).timingSeconds, index: index)
+        }
+        var upperBounds = upperHistory
+        var lowerBounds = lowerHistory
         var minimumRoundTrip = latest.roundTripTime
         for sample in samples {
-            upper.append(Point(x: (sample.clientSendTime - reference).timingSeconds, y: (sample.serverReceiveTime - sample.clientSendTime - base).timingSeconds))
-            lower.append(Point(x: (sample.clientReceiveTime - reference).timingSeconds, y: (sample.serverSendTime - sample.clientReceiveTime - base).timingSeconds))
+            upperBounds.append(Bound(localTime: sample.clientSendTime, offset: sample.serverReceiveTime - sample.clientSendTime))
+            lowerBounds.append(Bound(localTime: sample.clientReceiveTime, offset: sample.serverSendTime - sample.clientReceiveTime))
             minimumRoundTrip = min(minimumRoundTrip, sample.roundTripTime)
         }
+        var upper = upperBounds.enumerated().map { point($1, $0) }
+        var lower = lowerBounds.enumerated().map { point($1, $0) }
         upper.sort { $0.x < $1.x }
         lower.sort { $0.x < $1.x }
         // The offset line stays below every probe's bound and above every reply's: only the hull
@@ -174,41 +218,41 @@ public struct GroupClockEstimator: Sendable {
         let floor = Self.upperHull(lower)
         func top(_ b: Double) -> Double { ceiling.reduce(Double.infinity) { min($0, $1.y - b * $1.x) } }
         func bottom(_ b: Double) -> Double { floor.reduce(-Double.infinity) { max($0, $1.y - b * $1.x) } }
-        func band(_ b: Double) -> Double { top(b) - bottom(b) }
 
+        // Drift: each direction's minimum-delay line is the hull edge over the middle of the span
+        // (Moon, Skelly and Towsley's linear program: the line under all points closest to them on
+        // average); both directions see the same drift, so their slopes are averaged. An edge over
+        // the middle is long and far from the window's ends, where the hulls are least pinned.
         let bound = configuration.maximumDriftPartsPerMillion * 1e-6
-        // The band is concave and piecewise linear in the slope: its maximum is at a hull edge's slope.
-        var candidates = [-bound, bound]
-        for hull in [ceiling, floor] where hull.count > 1 {
-            for index in 1..<hull.count {
-                let slope = (hull[index].y - hull[index - 1].y) / (hull[index].x - hull[index - 1].x)
-                if slope.isFinite, slope > -bound, slope < bound { candidates.append(slope) }
+        let first = min(upper.first!.x, lower.first!.x)
+        let last = max(upper.last!.x, lower.last!.x)
+        let middle = (first + last) / 2
+        var slope = min(bound, max(-bound, drift))
+        if last - first >= configuration.minimumDriftSpan.timingSeconds {
+            let slopes = [Self.edgeSlope(ceiling, over: middle), Self.edgeSlope(floor, over: middle)].compactMap { $0 }
+            if !slopes.isEmpty {
+                slope = min(bound, max(-bound, slopes.reduce(0, +) / Double(slopes.count)))
+                drift = slope
+                isDriftMeasured = true
             }
         }
-        var best = 0.0
-        var widest = -Double.infinity
-        for candidate in candidates {
-            let width = band(candidate)
-            if width > widest { (best, widest) = (candidate, width) }
-        }
-        // Noise: how far the second-lowest delay of each direction sits above the lowest.
-        let noise = Self.secondGap(upper, best, top(best), above: true) + Self.secondGap(lower, best, bottom(best), above: false)
-        // Keep the previous drift unless the data rule it out by more than the noise.
-        let prior = min(bound, max(-bound, (estimate?.driftPartsPerMillion ?? 0) * 1e-6))
-        let tolerance = max(configuration.minimumDriftEvidenceSeconds, noise)
-        var slope = prior
-        if band(prior) < widest - tolerance {
-            var (ruledOut, allowed) = (prior, best)
-            for _ in 0..<60 {
-                let middle = (ruledOut + allowed) / 2
-                if band(middle) >= widest - tolerance { allowed = middle } else { ruledOut = middle }
-            }
-            slope = allowed
-        }
+        let noise = Self.secondGap(upper, slope, top(slope), above: true) + Self.secondGap(lower, slope, bottom(slope), above: false)
         let high = top(slope)
         let low = bottom(slope)
         let halfWidth = max(0, (high - low) / 2)
-        let uncertainty = min(halfWidth, noise)
+
+        // How much the estimate of now moved with this exchange, as a running RMS: a fit that still
+        // moves is not better than its moves.
+        let offsetNow = (high + low) / 2
+        if let previous = estimate {
+            let change = (previous.offset(atLocalTime: reference) - base).timingSeconds - offsetNow
+            meanSquareChange += (change * change - meanSquareChange) / 16
+        }
+        // The floor of each direction is found to about (typical jitter) / (exchanges): the median
+        // round-trip excess of the window over its minimum, shared by the window's exchanges.
+        let excesses = samples.map { ($0.roundTripTime - minimumRoundTrip).timingSeconds }.sorted()
+        let resolution = excesses[excesses.count / 2] / Double(samples.count)
+        let uncertainty = min(halfWidth, max(noise, 3 * meanSquareChange.squareRoot(), resolution))
         return GroupClockEstimate(
             referenceLocalTime: reference,
             offset: base + .seconds((high + low) / 2),
@@ -218,6 +262,28 @@ public struct GroupClockEstimator: Sendable {
             minimumRoundTripTime: minimumRoundTrip,
             sampleCount: samples.count
         )
+    }
+
+    /// Keeps `bound` in the history if it is the tightest of its bucket (by its offset less the drift
+    /// since the bucket's start): the least upper bound, or the greatest lower bound.
+    private static func keep(_ bound: Bound, in history: inout [Bound], bucket: Duration, drift: Double, isUpper: Bool) {
+        let index = bound.localTime / bucket
+        guard let last = history.last, (last.localTime / bucket).rounded(.down) == index.rounded(.down) else {
+            history.append(bound)
+            return
+        }
+        let tightness = (bound.offset - last.offset).timingSeconds - drift * (bound.localTime - last.localTime).timingSeconds
+        if isUpper ? tightness < 0 : tightness > 0 { history[history.count - 1] = bound }
+    }
+
+    /// The slope of the hull edge spanning `x`, if the hull has one.
+    private static func edgeSlope(_ hull: [Point], over x: Double) -> Double? {
+        guard hull.count >= 2 else { return nil }
+        var index = 1
+        while index < hull.count - 1, hull[index].x < x { index += 1 }
+        let (a, b) = (hull[index - 1], hull[index])
+        guard b.x > a.x else { return nil }
+        return (b.y - a.y) / (b.x - a.x)
     }
 
     /// The second-smallest distance of the points from the line of slope `slope` through `edge`
