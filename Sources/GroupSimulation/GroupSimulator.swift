@@ -309,10 +309,11 @@ public struct GroupSimulator {
         for output in outputs {
             log(index, "binding \(output)")
             switch output {
-            case .player(let command):
+            case .player(let command, let originator):
                 let before = coordinatedTime(index)
                 for input in command.machineInputs { feed(index, input) }
-                if let before, let after = coordinatedTime(index) {
+                // Content skipped or gone over again to re-align with the group (not a seek someone made).
+                if originator == nil, let before, let after = coordinatedTime(index) {
                     switch command {
                     case .play, .hold, .pause:
                         if after - before > MediaTime(value: 1, timescale: 2) { participants[index].stats.skipped += after - before }
@@ -441,6 +442,7 @@ public struct GroupSimulator {
     /// state for the statistics and the drawing.
     mutating func sample() {
         var steady: [Double] = []
+        var steadyNames: [String] = []
         for index in participants.indices where participants[index].hasStartedItem && !participants[index].hasLeft {
             feed(index, .wake)
             let machine = participants[index].machine
@@ -462,6 +464,7 @@ public struct GroupSimulator {
             }
             if state == .playing, participants[index].binding.coordinator.suspensionReasons.isEmpty {
                 steady.append(coordinated.seconds)
+                steadyNames.append("\(participants[index].name)=\(coordinated.seconds)")
             }
             let series = participants[index].stats.series
             if series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
@@ -478,6 +481,7 @@ public struct GroupSimulator {
         }
         guard steady.count >= 2, let low = steady.min(), let high = steady.max() else { return }
         let spread = (high - low) * 1000
+        if spread > 40, let trace { trace("\(SimulationReport.clock(now)) skew \(Int(spread)) ms: \(steadyNames.joined(separator: ","))") }
         if let last = skew.transitions.last, now - last.anchor < .seconds(3) {
             if last.skew == nil, !(now - last.anchor < .seconds(1)) {
                 skew.transitions[skew.transitions.count - 1].skew = spread

@@ -35,6 +35,44 @@ extension PlaybackMachine {
         }
     }
 
+    /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
+    func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
+        let event = scheduled.event
+        let uri: String
+        var base = primary?.mediaURL ?? primary?.rootURL
+        if event.assetListURI != nil {
+            guard case .resolved(let list)? = assetLists[event.identifier], let first = list.assets.first else { return nil }
+            uri = first.uri
+            base = assetListURLs[event.identifier] ?? base
+        } else {
+            guard let first = event.assetURIs.first else { return nil }
+            uri = first
+        }
+        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
+    }
+
+    /// Loads the first asset of the next break (its playlist and a little media) once the break is
+    /// within the preload lead, so that the interstitial player starts without a gap; forgets
+    /// preloads of breaks that will not play.
+    mutating func preloadNextBreak() {
+        guard let schedule else { return }
+        for id in preloaded.keys.sorted() where consumed.contains(id) || schedule.scheduledBreak(id: id) == nil {
+            if let pipeline = preloaded.removeValue(forKey: id) {
+                for pendingID in [pipeline.playlistRequest, pipeline.segmentRequest].compactMap({ $0 }) {
+                    pending[pendingID] = nil
+                    actions.append(.cancelLoad(id: pendingID))
+                }
+                retries.removeAll { $0.pending.role == pipeline.role }
+            }
+        }
+        guard current == nil, let next = nextBreak(), preloaded[next.id] == nil else { return }
+        guard !(primaryPosition < next.start - configuration.preloadLead), let url = firstAssetURL(of: next) else { return }
+        let role = Pipeline.Role.asset(eventID: next.id, index: 0)
+        var pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
+        pipeline.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
+        preloaded[next.id] = pipeline
+    }
+
     /// Asks for the asset lists of breaks coming within the lead time.
     mutating func requestAssetListsAhead() {
         guard let schedule else { return }
@@ -138,7 +176,10 @@ extension PlaybackMachine {
         playing.assetIndex = index
         playing.assetStartOffset = breakOffset
         playing.assetEntryOffset = entry
-        playing.pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
+        var ahead = index == 0 && entry.isZero ? preloaded.removeValue(forKey: eventID) : nil
+        if ahead?.rootURL != url { ahead = nil }
+        ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
+        playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
         playing.clock = MediaClock(item: entry, host: now)
         var control = TimeControl()
         control.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
@@ -147,8 +188,10 @@ extension PlaybackMachine {
         control.setRate(interstitialRate(timeControl.requestedRate))
         playing.timeControl = control
         current = playing
-        let id = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-        current?.pipeline?.playlistRequest = id
+        if ahead == nil {
+            let id = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
+            current?.pipeline?.playlistRequest = id
+        }
         emit(.assetStarted(eventID: eventID, index: index, url: url))
     }
 

@@ -107,11 +107,17 @@ extension PlaybackMachine {
         }
     }
 
-    /// The primary item fails; an asset's failure ends its break.
+    /// The primary item fails; an asset's failure ends its break (a preloaded asset that fails is
+    /// forgotten: the break will try again when it starts).
     mutating func failRole(_ role: Pipeline.Role, _ error: PlayerError) {
         switch role {
         case .primary: fail(error)
-        case .asset: endBreak(.failed(error.description))
+        case .asset(let eventID, let index):
+            if current?.scheduled.id == eventID, current?.assetIndex == index {
+                endBreak(.failed(error.description))
+            } else if index == 0 {
+                preloaded[eventID] = nil
+            }
         }
     }
 
@@ -186,8 +192,8 @@ extension PlaybackMachine {
             switch role {
             case .primary:
                 if !wasReady { primaryBecameReady(media) } else if changed { primaryReloaded(media) }
-            case .asset:
-                if !wasReady { assetBecameReady() }
+            case .asset(let eventID, let index):
+                if !wasReady, current?.scheduled.id == eventID, current?.assetIndex == index { assetBecameReady() }
             }
         }
     }

@@ -214,6 +214,8 @@ extension PlaybackMachine {
         if let pipeline = primary, pipeline.isReady {
             if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
+            preloadNextBreak()
+            for id in preloaded.keys.sorted() { fetchIfNeeded(.asset(eventID: id, index: 0), anchor: .zero) }
             fetchIfNeeded(.primary, anchor: primaryAnchor)
             if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
                 fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))

@@ -158,6 +158,8 @@ public struct PlaybackMachine: Sendable {
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
     var pendingThen: IntegratedTimeline.Position?
+    /// The first asset of coming breaks, loaded ahead so that a break starts without a gap.
+    var preloaded: [String: Pipeline] = [:]
     var assetListURLs: [String: String] = [:]
     var playlistEventsSeen: [String] = []
 
@@ -318,6 +320,7 @@ public struct PlaybackMachine: Sendable {
         assetLists = [:]
         assetListRequests = [:]
         assetListURLs = [:]
+        preloaded = [:]
         playlistEventsSeen = []
         pendingThen = nil
         playedOnce = []
@@ -388,7 +391,13 @@ public struct PlaybackMachine: Sendable {
             guard primary != nil else { return nil }
             return body(&primary!)
         case .asset(let eventID, let index):
-            guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else { return nil }
+            guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else {
+                // A break's first asset loaded ahead of the break.
+                guard index == 0, var pipeline = preloaded.removeValue(forKey: eventID) else { return nil }
+                let result = body(&pipeline)
+                preloaded[eventID] = pipeline
+                return result
+            }
             current = nil
             let result = body(&playing.pipeline!)
             current = playing

@@ -123,6 +123,9 @@ public struct PlayerConfiguration: Sendable, Hashable {
     public var resumeThreshold = MediaTime(seconds: 4)
     /// How long before a break its asset list is requested.
     public var assetListLead = MediaTime(seconds: 15)
+    /// How long before a break its first asset starts loading (its playlist and the first
+    /// seconds of media), so that the break starts without a gap.
+    public var preloadLead = MediaTime(seconds: 10)
     /// How many times one resource is tried before the player fails over or gives up.
     public var maxAttempts = 3
     /// The wait before the first retry; it doubles with each further one.

@@ -93,6 +93,8 @@ public struct TimeControl: Sendable, Hashable {
     public mutating func seeked() {
         mustRebuffer = automaticallyWaitsToMinimizeStalls
         hasStalled = false
+        bufferedAhead = .zero
+        bufferReachesEnd = false
     }
 
     /// Reports the buffer: how much is loaded ahead of the playhead, and whether it reaches the end

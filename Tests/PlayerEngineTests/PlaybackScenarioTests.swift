@@ -143,10 +143,10 @@ struct PlaybackScenarioTests {
         rig.player.play()
         rig.runToEnd()
         // Playback starts at 0.1 s; the point break (8 s) holds integrated time for 5 s, the range
-        // break (20 s → integrated 20..30) runs through it.
+        // break (20 s → integrated 20..30) runs through it; both ads were preloaded: no gaps.
         #expect(times.values == [
-            "p5@5.1 seconds", "p10@15.2 seconds", "p15@20.2 seconds", "p20@25.2 seconds",
-            "p25@30.3 seconds", "b25@30.3 seconds", "p30@35.3 seconds", "p35@40.3 seconds", "p40@45.3 seconds",
+            "p5@5.1 seconds", "p10@15.1 seconds", "p15@20.1 seconds", "p20@25.1 seconds",
+            "p25@30.1 seconds", "b25@30.1 seconds", "p30@35.1 seconds", "p35@40.1 seconds", "p40@45.1 seconds",
         ])
     }
 
@@ -180,8 +180,8 @@ struct PlaybackScenarioTests {
         let end = Self.breakEnds(rig).first
         #expect(end?.end == "playoutLimit")
         let start = Self.breakStarts(rig).first?.at ?? .zero
-        // The ad's playlist and first segment take 0.1 s to load, then 6 s play.
-        #expect(end.map { $0.at - start } == .milliseconds(6100))
+        // The ad was preloaded before the break: exactly 6 s play.
+        #expect(end.map { $0.at - start } == .seconds(6))
     }
 
     @Test("skip control: the break becomes skippable at its offset and skipping resumes primary")
