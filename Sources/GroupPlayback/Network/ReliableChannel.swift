@@ -17,8 +17,7 @@
 /// a retransmission timeout from smoothed round-trip samples (RFC 6298, Karn's rule) that doubles
 /// on every retransmission of a frame up to ``Configuration/maximumRetransmissionTimeout``; and
 /// time-based loss detection (RACK, RFC 8985): a frame sent before one that was acknowledged is
-/// resent after a round trip and a quarter of the minimum round trip, without waiting for its
-/// timeout. At most ``Configuration/sendWindow`` payloads are in flight; more wait in order.
+/// resent after a round trip and a reordering window, without waiting for its timeout. At most ``Configuration/sendWindow`` payloads are in flight; more wait in order.
 ///
 /// It retries forever: a partition delays delivery until it heals (at most one maximum timeout
 /// later) but never loses or reorders a payload. Whether the peer is gone is the session's call;
@@ -97,6 +96,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     private var retransmissionTimeout: Duration
     /// RACK: the latest send time of a frame known to have arrived, and that frame's round trip.
     private var rackSentAt: Duration?
+    private var rackSequenceNumber: UInt64 = 0
     private var rackRoundTrip: Duration = .zero
 
     // Receiving.
@@ -274,17 +274,17 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     }
 
     private mutating func process(_ acknowledgement: ReliableAcknowledgement, at now: Duration, into output: inout Output) {
-        var newestSample: (sentAt: Duration, roundTrip: Duration, isRetransmission: Bool)?
-        func delivered(_ frame: InFlight) {
+        var newestSample: (sentAt: Duration, sequenceNumber: UInt64, roundTrip: Duration, isRetransmission: Bool)?
+        func delivered(_ frame: InFlight, _ sequenceNumber: UInt64) {
             let roundTrip = now - frame.lastSentAt
-            if newestSample.map({ frame.lastSentAt > $0.sentAt }) ?? true {
-                newestSample = (frame.lastSentAt, roundTrip, frame.transmissions > 1)
+            if newestSample.map({ (frame.lastSentAt, sequenceNumber) > ($0.sentAt, $0.sequenceNumber) }) ?? true {
+                newestSample = (frame.lastSentAt, sequenceNumber, roundTrip, frame.transmissions > 1)
             }
         }
         let cumulative = min(acknowledgement.cumulative, nextSequenceNumber)
         while sendBase < cumulative {
             let frame = inFlight[inFlightHead]
-            if !frame.isSelectivelyAcknowledged { delivered(frame) }
+            if !frame.isSelectivelyAcknowledged { delivered(frame, sendBase) }
             inFlightHead += 1
             sendBase += 1
         }
@@ -296,7 +296,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
                 let index = inFlightHead + Int(sequenceNumber - sendBase)
                 guard !inFlight[index].isSelectivelyAcknowledged else { continue }
                 inFlight[index].isSelectivelyAcknowledged = true
-                delivered(inFlight[index])
+                delivered(inFlight[index], sequenceNumber)
             }
         }
         guard let sample = newestSample else { return }
@@ -305,8 +305,10 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         }
         // A retransmitted frame's acknowledgement may answer the first transmission: trust its send
         // time only when the answer took at least a minimum round trip (RFC 8985 §6.2).
-        if !sample.isRetransmission || sample.roundTrip >= (minimumRoundTrip ?? .zero), rackSentAt.map({ sample.sentAt > $0 }) ?? true {
+        if !sample.isRetransmission || sample.roundTrip >= (minimumRoundTrip ?? .zero),
+            rackSentAt.map({ (sample.sentAt, sample.sequenceNumber) > ($0, rackSequenceNumber) }) ?? true {
             rackSentAt = sample.sentAt
+            rackSequenceNumber = sample.sequenceNumber
             rackRoundTrip = sample.roundTrip
         }
         detectLosses(at: now, into: &output)
@@ -314,10 +316,14 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// RACK: a frame sent before a delivered one is lost once a round trip plus a reordering
     /// window has passed since it was sent; until then its timer is brought forward to that moment.
+    /// The window is a quarter of the minimum round trip (RFC 8985 §6.2) plus twice the round-trip
+    /// variation, so that jitter alone does not look like loss.
     private mutating func detectLosses(at now: Duration, into output: inout Output) {
         guard let rackSentAt else { return }
-        let reorderingWindow = (minimumRoundTrip ?? .zero) / 4
-        for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged && inFlight[index].lastSentAt < rackSentAt {
+        let reorderingWindow = (minimumRoundTrip ?? .zero) / 4 + roundTripVariation * 2
+        for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
+            let sequenceNumber = sendBase + UInt64(index - inFlightHead)
+            guard (inFlight[index].lastSentAt, sequenceNumber) < (rackSentAt, rackSequenceNumber) else { continue }
             let lostAt = inFlight[index].lastSentAt + rackRoundTrip + reorderingWindow
             if lostAt <= now {
                 retransmit(at: index, now: now, into: &output)

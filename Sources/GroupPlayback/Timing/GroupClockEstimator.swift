@@ -12,13 +12,15 @@
 ///
 /// **Filter and fit.** Each exchange bounds the offset from both sides: the probe cannot arrive
 /// before it left (`offset ≤ t1 − t0` at local time t0) and the reply cannot arrive before it left
-/// (`offset ≥ t2 − t3` at t3). The estimator fits the line (offset and drift) that lies furthest
-/// from both sets of bounds and takes the middle of the band between them. Only the exchanges with
+/// (`offset ≥ t2 − t3` at t3). The lowest bounds of each direction lie on a line: the minimum
+/// delay above the true offset for probes, below it for replies. The estimator takes the drift
+/// from the hull edge of each direction's bounds over the middle of the span (Moon, Skelly and
+/// Towsley's linear program, INFOCOM 1999), averaged over the two directions, and the offset from
+/// the middle of the band between the two sets of bounds at that drift. Only the exchanges with
 /// the lowest delay in each direction touch the band, so this is minimum-round-trip filtering done
 /// for each direction separately: the probe of one exchange and the reply of another can both be
 /// fast, and the offset is then right although no single exchange was (the asymmetric-jitter
-/// case). The same idea underlies the convex-hull clock-skew estimators of Moon, Skelly and
-/// Towsley (INFOCOM 1999).
+/// case).
 ///
 /// The bounds come from the last ``Configuration/windowSampleCount`` exchanges, and from older ones
 /// up to ``Configuration/historyDuration`` back, of which the tightest bound of each direction per
