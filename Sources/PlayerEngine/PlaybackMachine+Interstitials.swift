@@ -390,6 +390,7 @@ extension PlaybackMachine {
             target = MediaTime.max(timeline.start, MediaTime.min(destination, timeline.end))
         }
         hasPlayedToEnd = false
+        if originator != .coordinator { pendingAnchor = nil }
         if primary?.buffer.bufferedAhead(of: target) == .zero { timeControl.seeked() }
         clock.seek(to: target, atHost: now)
         if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {

@@ -261,6 +261,20 @@ extension PlaybackMachine {
         if rate != clock.rate { clock.setRate(rate, atHost: now) }
         var status = timeControl.status
         if scheduledStart != nil { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
+        if status == .playing, current == nil, let anchor = pendingAnchor, scheduledStart == nil {
+            // Honour the anchor now that media is here: start where it says playback is by now.
+            pendingAnchor = nil
+            let (numerator, denominator) = MediaClock.fraction(anchor.rate)
+            let elapsed = now - anchor.hostTime
+            if elapsed > .zero, let advance = MediaClock.mediaTime(elapsed).multiplied(byRatio: numerator, denominator),
+                let converted = advance.converted(toTimescale: 1_000_000_000)
+            {
+                let target = MediaClock.sum(anchor.time, converted)
+                if target != time, let pipeline = primary, pipeline.buffer.bufferedAhead(of: target) > .zero {
+                    clock.seek(to: target, atHost: now)
+                }
+            }
+        }
         if hasPlayedToEnd, timeControl.requestedRate == 0 { status = .paused }
         if status != lastStatus {
             if lastStatus == .playing, status == .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) {

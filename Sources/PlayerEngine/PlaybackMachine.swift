@@ -144,6 +144,9 @@ public struct PlaybackMachine: Sendable {
     var startTime: MediaTime?
     var hasPlayedToEnd = false
     var scheduledStart: (at: Duration, rate: Double)?
+    /// An anchored start (item time at a host time) not yet honoured: if media arrives late, the
+    /// playhead starts where the anchor says it should be by then, not where the command was given.
+    var pendingAnchor: (time: MediaTime, hostTime: Duration, rate: Double)?
     var seekInFlight: (id: Int, target: MediaTime)?
 
     // Interstitials.
@@ -270,6 +273,9 @@ public struct PlaybackMachine: Sendable {
             return
         }
         scheduledStart = nil
+        // A coordinator trimming the rate keeps the anchor; anyone pausing or the user changing
+        // the rate drops it.
+        if rate == 0 || originator != .coordinator { pendingAnchor = nil }
         timeControl.setRate(rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.setRate(interstitial)
@@ -289,6 +295,7 @@ public struct PlaybackMachine: Sendable {
             }
         }
         jump(to: destination, originator: originator)
+        if case .primary(let time) = position { pendingAnchor = (time, hostTime, rate) } else { pendingAnchor = nil }
         timeControl.playImmediately(atRate: rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.playImmediately(atRate: interstitial)

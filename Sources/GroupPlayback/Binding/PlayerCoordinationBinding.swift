@@ -46,8 +46,9 @@ public struct PlayerCoordinationBinding: Sendable {
 
     /// What the binding asks for.
     public enum Output: Sendable, Hashable {
-        /// Apply this to the player.
-        case player(PlayerCommand)
+        /// Apply this to the player; `originator` is the participant whose command it carries out
+        /// (`nil`: the coordinator re-aligning the player with the group).
+        case player(PlayerCommand, originator: CoordinatedPlaybackParticipant.ID?)
         /// Send this to the group.
         case send(CoordinationMessage, to: PlaybackCoordinatorStateMachine.Recipients)
         /// The coordinator reports this.
@@ -141,6 +142,14 @@ public struct PlayerCoordinationBinding: Sendable {
     /// Reports where the player is now (call periodically, e.g. every 250 ms while playing): drift
     /// is measured and corrected, breaks entered and left are noticed.
     public mutating func observe(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        // At the end of the item there is nothing left to keep in step; a player waiting for media
+        // is not drifting (it starts where its anchor says when media comes).
+        guard !player.hasReachedEnd else { return [] }
+        if player.currentEvent == nil, case .waitingToPlayAtSpecifiedRate(let reason) = player.timeControlStatus,
+            reason == .evaluatingBufferingRate || reason == .toMinimizeStalls
+        {
+            return []
+        }
         let groupTime = clock.groupTime(atLocalTime: localTime)
         return translate(coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime), clock: clock)
     }
@@ -217,19 +226,19 @@ public struct PlayerCoordinationBinding: Sendable {
                 case .play(let rate, let position, let groupTime):
                     groupRate = rate
                     isHeld = false
-                    outputs.append(.player(.play(rate: rate, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime))))
+                    outputs.append(.player(.play(rate: rate, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime)), originator: control.originator))
                 case .pause(let position):
                     groupRate = 0
                     isHeld = false
-                    outputs.append(.player(.pause(at: position.map { Self.position($0) })))
+                    outputs.append(.player(.pause(at: position.map { Self.position($0) }), originator: control.originator))
                 case .waitForCoordinatedPlayback(let position, let rate):
                     isHeld = true
-                    outputs.append(.player(.hold(at: Self.position(position), rate: rate)))
+                    outputs.append(.player(.hold(at: Self.position(position), rate: rate), originator: control.originator))
                 case .adjustRate(let multiplier):
                     corrections += multiplier == 1 ? 0 : 1
-                    outputs.append(.player(.setRate(groupRate * multiplier)))
+                    outputs.append(.player(.setRate(groupRate * multiplier), originator: nil))
                 case .setLocalRate(let rate):
-                    outputs.append(.player(.setRate(rate)))
+                    outputs.append(.player(.setRate(rate), originator: control.originator))
                 }
             }
         }
