@@ -10,6 +10,9 @@ public protocol GroupTimeMapping: Sendable {
     func groupTime(atLocalTime localTime: Duration) -> Duration
     /// The local time when the group clock reads `groupTime`.
     func localTime(atGroupTime groupTime: Duration) -> Duration
+    /// Group seconds per local second (1 + the local clock's estimated drift): a player on the
+    /// local clock plays at the group's rate times this to keep pace with the group clock.
+    var rateRatio: Double { get }
 }
 
 /// Local time is group time (one machine, or a test).
@@ -18,6 +21,7 @@ public struct SharedClock: GroupTimeMapping {
     public init() {}
     public func groupTime(atLocalTime localTime: Duration) -> Duration { localTime }
     public func localTime(atGroupTime groupTime: Duration) -> Duration { groupTime }
+    public var rateRatio: Double { 1 }
 }
 
 /// The glue between an Interlude player and a playback coordinator (Apple's
@@ -226,17 +230,17 @@ public struct PlayerCoordinationBinding: Sendable {
                 case .play(let rate, let position, let groupTime):
                     groupRate = rate
                     isHeld = false
-                    outputs.append(.player(.play(rate: rate, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime)), originator: control.originator))
+                    outputs.append(.player(.play(rate: rate * clock.rateRatio, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime)), originator: control.originator))
                 case .pause(let position):
                     groupRate = 0
                     isHeld = false
                     outputs.append(.player(.pause(at: position.map { Self.position($0) }), originator: control.originator))
                 case .waitForCoordinatedPlayback(let position, let rate):
                     isHeld = true
-                    outputs.append(.player(.hold(at: Self.position(position), rate: rate), originator: control.originator))
+                    outputs.append(.player(.hold(at: Self.position(position), rate: rate * clock.rateRatio), originator: control.originator))
                 case .adjustRate(let multiplier):
                     corrections += multiplier == 1 ? 0 : 1
-                    outputs.append(.player(.setRate(groupRate * multiplier), originator: nil))
+                    outputs.append(.player(.setRate(groupRate * multiplier * clock.rateRatio), originator: nil))
                 case .setLocalRate(let rate):
                     outputs.append(.player(.setRate(rate), originator: control.originator))
                 }
