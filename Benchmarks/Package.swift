@@ -15,6 +15,7 @@ let strictSettings: [SwiftSetting] = [
 ///     swift build -c release --package-path Benchmarks
 ///     Benchmarks/run-parse.sh
 ///     Benchmarks/run-origin.sh
+///     Benchmarks/run-player.sh
 let package = Package(
     name: "InterludeBenchmarks",
     dependencies: [
@@ -41,6 +42,19 @@ let package = Package(
                 .product(name: "StreamOrigin", package: "Interlude"),
                 .product(name: "HLSPlaylist", package: "Interlude"),
                 .product(name: "MediaTime", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "player-bench",
+            dependencies: [
+                "CHeapStatistics",
+                .product(name: "PlayerEngine", package: "Interlude"),
+                .product(name: "VirtualTime", package: "Interlude"),
+                .product(name: "MediaProbe", package: "Interlude"),
+                .product(name: "MediaTime", package: "Interlude"),
+                .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "HLSPlaylist", package: "Interlude"),
             ],
             swiftSettings: strictSettings
         ),

@@ -112,8 +112,10 @@ extension PlaybackMachine {
             due.append((at, .primaryDry))
         }
         if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
+            // At the point itself the buffer holds exactly the target and wants nothing yet: the
+            // fetch falls due just after it (a resumption can land the playhead right there).
             let point = bufferEnd - pipeline.buffer.forwardTarget
-            if time < point, let at = clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .primaryFetch)) }
+            if !(point < time), let at = clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .primaryFetch)) }
         }
         let lead = configuration.assetListLead
         for scheduled in schedule?.breaks ?? [] where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
@@ -134,7 +136,7 @@ extension PlaybackMachine {
         if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { due.append((at, .assetDry)) }
         if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
             let point = bufferEnd - pipeline.buffer.forwardTarget
-            if time < point, let at = playing.clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .assetFetch)) }
+            if !(point < time), let at = playing.clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .assetFetch)) }
         }
         if let skip = effectiveSkipControl(playing) {
             let offset = breakOffset(playing)

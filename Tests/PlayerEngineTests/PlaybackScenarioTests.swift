@@ -170,6 +170,27 @@ struct PlaybackScenarioTests {
         #expect(rig.isOver)
     }
 
+    @Test("primary resuming with exactly its forward-buffer target loaded goes on fetching and does not stall")
+    func resumptionAtBufferTarget() {
+        // The break at 8 s resumes primary at 14 s; while it plays, primary fetches up to 44 s,
+        // exactly the 30 s target ahead of the resumption point, so the next fetch falls due just
+        // after the playhead moves on, and the buffer never runs dry.
+        let rig = Self.play { rig in
+            Self.serveMain(rig, count: 20, extra: Self.interstitial("ad", at: 8, "X-ASSET-URI=\"ads/a5.m3u8\",X-RESUME-OFFSET=6.0"))
+            Self.serveAd(rig, "a5", seconds: 5)
+        }
+        #expect(Self.breakEnds(rig).map(\.resume) == [MediaTime(seconds: 14)])
+        #expect(rig.isOver)
+        let stalls = rig.events.compactMap { event -> MediaTime? in
+            if case .stalled(let time) = event.kind { return time }
+            return nil
+        }
+        #expect(stalls.isEmpty)
+        // 74 s of content left after the 6 s skipped, and the 5 s ad: the end a little after 79 s.
+        let end = rig.events.last { $0.kind == .playedToEnd }?.hostTime ?? .zero
+        #expect(end > .seconds(79) && end < .seconds(80))
+    }
+
     @Test("a playout limit cuts a break short")
     func playoutLimit() {
         let rig = Self.play { rig in
