@@ -66,6 +66,9 @@ public struct PlayerCoordinationBinding: Sendable {
     private var stall: CoordinatedPlaybackSuspension?
     private var groupRate: Double = 0
     private var isHeld = false
+    /// The clock's rate ratio and the drift multiplier the player's rate was last set with.
+    private var appliedRatio: Double = 1
+    private var multiplier: Double = 1
     /// Corrections made (rate adjustments and re-anchoring seeks), for reports.
     public private(set) var corrections = 0
 
@@ -155,7 +158,13 @@ public struct PlayerCoordinationBinding: Sendable {
             return []
         }
         let groupTime = clock.groupTime(atLocalTime: localTime)
-        return translate(coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime), clock: clock)
+        var outputs = translate(coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime), clock: clock)
+        // The clock estimate's drift sharpens over minutes: keep the player's pace in step with it.
+        if outputs.isEmpty, groupRate != 0, !isHeld, player.timeControlStatus == .playing, abs(clock.rateRatio - appliedRatio) > 2e-6 {
+            appliedRatio = clock.rateRatio
+            outputs.append(.player(.setRate(groupRate * multiplier * appliedRatio), originator: nil))
+        }
+        return outputs
     }
 
     /// A message from another participant.
@@ -230,6 +239,8 @@ public struct PlayerCoordinationBinding: Sendable {
                 case .play(let rate, let position, let groupTime):
                     groupRate = rate
                     isHeld = false
+                    multiplier = 1
+                    appliedRatio = clock.rateRatio
                     outputs.append(.player(.play(rate: rate * clock.rateRatio, position: Self.position(position), hostTime: clock.localTime(atGroupTime: groupTime)), originator: control.originator))
                 case .pause(let position):
                     groupRate = 0
@@ -237,9 +248,12 @@ public struct PlayerCoordinationBinding: Sendable {
                     outputs.append(.player(.pause(at: position.map { Self.position($0) }), originator: control.originator))
                 case .waitForCoordinatedPlayback(let position, let rate):
                     isHeld = true
+                    appliedRatio = clock.rateRatio
                     outputs.append(.player(.hold(at: Self.position(position), rate: rate * clock.rateRatio), originator: control.originator))
                 case .adjustRate(let multiplier):
                     corrections += multiplier == 1 ? 0 : 1
+                    self.multiplier = multiplier
+                    appliedRatio = clock.rateRatio
                     outputs.append(.player(.setRate(groupRate * multiplier * clock.rateRatio), originator: nil))
                 case .setLocalRate(let rate):
                     outputs.append(.player(.setRate(rate), originator: control.originator))
