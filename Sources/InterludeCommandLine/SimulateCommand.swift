@@ -1,6 +1,5 @@
 import Foundation
 import GroupSimulation
-import HLSPlaylist
 import StreamOrigin
 
 /// `interlude simulate`: a group watching together, on virtual time.
@@ -72,26 +71,11 @@ enum SimulateCommand: Subcommand {
         guard let media = arguments.value("media") ?? OriginCommand.defaultMediaDirectory() else {
             throw CommandFailure(message: "cannot find Fixtures/Media from here or from the executable; pass --media <directory>")
         }
-        let configuration: OriginConfiguration
-        if let originFile = scenario.origin {
-            let resolved = originFile.hasPrefix("/") ? originFile : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(originFile).path
-            guard let bytes = FileManager.default.contents(atPath: resolved) else {
-                throw CommandFailure(message: "\(path): origin: \(resolved): no such file", exitCode: 2)
-            }
-            do {
-                configuration = try OriginConfiguration(json: Array(bytes))
-            } catch {
-                throw CommandFailure(message: "\(resolved): \(error)", exitCode: 2)
-            }
-        } else {
-            configuration = .default
-        }
         let origin: Origin
         do {
-            let library = try MediaLibrary.load(directory: media, configuration: configuration)
-            origin = try Origin(configuration: configuration, library: library, liveStartDate: PlaylistDate(iso8601: "2026-03-01T12:00:00Z")!)
+            origin = try scenario.makeOrigin(scenarioDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path, media: media)
         } catch {
-            throw CommandFailure(message: "\(error)", exitCode: 2)
+            throw CommandFailure(message: "\(path): \(error)", exitCode: 2)
         }
         var simulator = GroupSimulator(scenario: scenario, origin: origin)
         var traceFile: FileHandle?

@@ -1,23 +1,40 @@
 import Foundation
 import GroupSimulation
-import HLSPlaylist
 import StreamOrigin
 
-/// The committed media and the default origin (alice premium, bob 15 s, charlie 10 + 20 s, dana
-/// a legal warning in DE).
+/// The committed media and scenarios.
 enum SimulationFixtures {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let media = root.appendingPathComponent("Fixtures/Media").path
     static let scenarios = root.appendingPathComponent("Examples/Scenarios")
 
-    static let defaultOrigin: Origin = {
-        let library = try! MediaLibrary.load(directory: media, configuration: .default)
-        return try! Origin(configuration: .default, library: library, liveStartDate: PlaylistDate(iso8601: "2026-03-01T12:00:00Z")!)
-    }()
-
-    static func run(_ json: String) throws -> SimulationReport {
-        let scenario = try SimulationScenario(json: Array(json.utf8))
-        var simulator = GroupSimulator(scenario: scenario, origin: defaultOrigin)
+    /// Runs a shipped scenario (optionally shortened) and returns its report.
+    static func run(scenario name: String, duration: Duration? = nil) throws -> SimulationReport {
+        let data = try Data(contentsOf: scenarios.appendingPathComponent(name + ".json"))
+        var scenario = try SimulationScenario(json: Array(data))
+        if let duration { scenario.duration = SimulatedDuration(duration) }
+        let origin = try scenario.makeOrigin(scenarioDirectory: scenarios.path, media: media)
+        var simulator = GroupSimulator(scenario: scenario, origin: origin)
         return simulator.run()
+    }
+
+    /// Runs a scenario written inline.
+    static func run(json: String) throws -> SimulationReport {
+        let scenario = try SimulationScenario(json: Array(json.utf8))
+        var simulator = GroupSimulator(scenario: scenario, origin: try scenario.makeOrigin(scenarioDirectory: scenarios.path, media: media))
+        return simulator.run()
+    }
+}
+
+extension SimulationReport {
+    func participant(_ name: String) -> ParticipantReport {
+        participants.first { $0.name == name }!
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import HLSPlaylist
+import StreamOrigin
+
+extension SimulationScenario {
+    /// When the origin's live streams start, in every simulation.
+    public static let liveStartDate = PlaylistDate(iso8601: "2026-03-01T12:00:00Z")!
+
+    /// The origin the scenario names (its configuration file resolved against `directory`, the
+    /// scenario's folder), or the default one, over the media in `media`.
+    public func makeOrigin(scenarioDirectory directory: String, media: String) throws(SimulationError) -> Origin {
+        let configuration: OriginConfiguration
+        if let file = origin {
+            let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: directory).appendingPathComponent(file).path
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw SimulationError(message: "origin: \(path): no such file")
+            }
+            do {
+                configuration = try OriginConfiguration(json: Array(bytes))
+            } catch {
+                throw SimulationError(message: "\(path): \(error)")
+            }
+        } else {
+            configuration = .default
+        }
+        do {
+            let library = try MediaLibrary.load(directory: media, configuration: configuration)
+            return try Origin(configuration: configuration, library: library, liveStartDate: Self.liveStartDate)
+        } catch {
+            throw SimulationError(message: "\(error)")
+        }
+    }
+}
