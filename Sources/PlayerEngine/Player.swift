@@ -268,6 +268,10 @@ public final class Player: Sendable {
         send(.jump(to: position, originator: originator))
     }
 
+    /// The whole player state as of now (a copy): for a coordinator binding that reads the item's
+    /// mapping, position and status in one consistent piece.
+    public var state: PlaybackMachine { read { $0 } }
+
     /// Where playback is: in primary content, or in a break at an offset.
     public var position: IntegratedTimeline.Position { read { $0.position } }
 
