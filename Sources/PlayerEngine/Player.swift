@@ -270,7 +270,7 @@ public final class Player: Sendable {
 
     /// The whole player state as of now (a copy): for a coordinator binding that reads the item's
     /// mapping, position and status in one consistent piece.
-    public var state: PlaybackMachine { read { $0 } }
+    public var machineState: PlaybackMachine { read { $0 } }
 
     /// Where playback is: in primary content, or in a break at an offset.
     public var position: IntegratedTimeline.Position { read { $0.position } }
