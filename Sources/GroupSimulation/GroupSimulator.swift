@@ -14,7 +14,7 @@ extension GroupClockEstimate: GroupTimeMapping {}
 /// with latency, jitter, loss and partitions. Everything is a discrete-event simulation: no
 /// threads, no sleeping, exactly repeatable from the scenario's seed.
 public struct GroupSimulator {
-    enum Event {
+    indirect enum Event {
         case join(Int)
         case playerWake(Int)
         case coordinatorWake(Int)
@@ -71,10 +71,12 @@ public struct GroupSimulator {
     var participants: [Participant] = []
     let serverPeer: PeerID
     let sampleInterval: Duration
+    let observeInterval: Duration
     var skew = SkewStatistics()
     var notes: [SimulationReport.Note] = []
     var lastAnchor: Duration?
     var seekCounter = 0
+    var applyDepth = 0
     /// Receives one line per player event, coordinator output and message, when set (for
     /// `interlude simulate --trace`).
     public var trace: ((String) -> Void)?
@@ -86,7 +88,12 @@ public struct GroupSimulator {
         let seed = scenario.seed ?? 1
         network = SimulatedNetwork(seed: seed, defaultConditions: scenario.network?.conditions ?? LinkConditions(latency: .milliseconds(20)))
         serverPeer = PeerID(rawValue: UInt32(scenario.participants.count))
+        let first = scenario.participants.first
+        itemIdentifier = "\(first?.kind ?? "vod")/\(first?.stream ?? "movie")"
         sampleInterval = scenario.sampleInterval?.duration ?? .milliseconds(100)
+        observeInterval = scenario.observeInterval?.duration ?? .seconds(1)
+        var clockConfiguration = GroupClockEstimator.Configuration()
+        clockConfiguration.refreshInterval = scenario.clockRefreshInterval?.duration ?? .seconds(5)
         for (index, spec) in scenario.participants.enumerated() {
             let peer = PeerID(rawValue: UInt32(index))
             let ppb = Int64(((spec.clock?.driftPPM ?? 0) * 1000).rounded())
@@ -115,7 +122,7 @@ public struct GroupSimulator {
             participants.append(Participant(
                 spec: spec, name: spec.name, peer: peer, url: url, clock: clock,
                 machine: PlaybackMachine(configuration: configuration), binding: binding,
-                estimator: GroupClockEstimator(startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero))))
+                estimator: GroupClockEstimator(configuration: clockConfiguration, startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero))))
         }
         for partition in scenario.network?.partitions ?? [] {
             guard let index = scenario.participants.firstIndex(where: { $0.name == partition.participant }) else { continue }
@@ -197,11 +204,16 @@ public struct GroupSimulator {
             scheduleChannelTick(index, peer: peer)
         case .observe(let index):
             guard participants[index].hasStartedItem, !participants[index].hasLeft, let clock = participants[index].estimator.estimate else { return }
-            feed(index, .wake)
-            let outputs = participants[index].binding.observe(player: participants[index].machine, clock: clock, localTime: localTime(index))
-            apply(index, outputs)
-            rescheduleTimers(index)
-            scheduler.schedule(.observe(index), after: .milliseconds(250))
+            // Every deadline of the player up to now has been handled (the scheduler runs in time
+            // order), so its position now is its playhead's, without waking it.
+            let local = localTime(index)
+            let position = participants[index].machine.position(atHost: local)
+            let outputs = participants[index].binding.observe(player: participants[index].machine, position: position, clock: clock, localTime: local)
+            if !outputs.isEmpty {
+                apply(index, outputs)
+                rescheduleTimers(index)
+            }
+            scheduler.schedule(.observe(index), after: observeInterval)
         case .sample:
             sample()
             scheduler.schedule(.sample, after: sampleInterval)
@@ -230,10 +242,7 @@ public struct GroupSimulator {
     }
 
     /// The item every participant plays, the same whatever the viewer's URL.
-    var itemIdentifier: String {
-        let first = participants.first?.spec
-        return "\(first?.kind ?? "vod")/\(first?.stream ?? "movie")"
-    }
+    let itemIdentifier: String
 
     // MARK: The player
 
@@ -291,7 +300,7 @@ public struct GroupSimulator {
             participants[index].hasStartedItem = true
             let outputs = participants[index].binding.startItem(itemIdentifier, player: participants[index].machine, clock: clock, localTime: localTime(index))
             apply(index, outputs)
-            scheduler.schedule(.observe(index), after: .milliseconds(250))
+            scheduler.schedule(.observe(index), after: observeInterval)
             return
         }
         guard participants[index].hasStartedItem else { return }
@@ -304,8 +313,17 @@ public struct GroupSimulator {
         apply(index, participants[index].binding.playerEvent(event, player: participants[index].machine, clock: clock))
     }
 
-    /// Carries out what the binding asks.
+    /// Carries out what the binding asks. Commands can cause player events that cause commands;
+    /// a chain that does not settle (a player that cannot go where the group is) is cut and noted.
     mutating func apply(_ index: Int, _ outputs: [PlayerCoordinationBinding.Output]) {
+        applyDepth += 1
+        defer { applyDepth -= 1 }
+        guard applyDepth < 16 else {
+            if notes.last?.text.hasPrefix("commands did not settle") != true {
+                notes.append(.init(time: now, participant: participants[index].name, text: "commands did not settle (the player cannot go where the group is); dropped until the next input"))
+            }
+            return
+        }
         for output in outputs {
             log(index, "binding \(output)")
             switch output {
@@ -359,21 +377,24 @@ public struct GroupSimulator {
 
     mutating func rescheduleTimers(_ index: Int) {
         let clock = participants[index].clock
+        // A timer already set for earlier than needed is kept: it wakes the machine a little early,
+        // which then asks again (cheaper than cancelling and re-queueing at every input).
         if let wake = participants[index].machine.nextWake {
             let at = max(clock.trueTime(atLocalTime: wake), now)
-            if participants[index].playerTimer?.at != at {
+            if let timer = participants[index].playerTimer, !(at < timer.at) {
+                // keep it
+            } else {
                 if let timer = participants[index].playerTimer { scheduler.cancel(timer.id) }
                 participants[index].playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
             }
-        } else if let timer = participants[index].playerTimer {
-            scheduler.cancel(timer.id)
-            participants[index].playerTimer = nil
         }
         if let estimate = participants[index].estimator.estimate, participants[index].hasStartedItem,
             let deadline = participants[index].binding.nextDeadline(clock: estimate, localTime: localTime(index))
         {
             let at = max(clock.trueTime(atLocalTime: deadline), now)
-            if participants[index].coordinatorTimer?.at != at {
+            if let timer = participants[index].coordinatorTimer, !(at < timer.at) {
+                // keep it
+            } else {
                 if let timer = participants[index].coordinatorTimer { scheduler.cancel(timer.id) }
                 participants[index].coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at)
             }
@@ -418,7 +439,7 @@ public struct GroupSimulator {
 
     func coordinatedTime(_ index: Int) -> MediaTime? {
         guard participants[index].hasStartedItem else { return nil }
-        let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.currentPosition)
+        let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.position(atHost: localTime(index)))
         return participants[index].binding.coordinator.mapping.coordinatedTime(for: position)
     }
 
@@ -444,13 +465,11 @@ public struct GroupSimulator {
         var steady: [Double] = []
         var steadyNames: [String] = []
         for index in participants.indices where participants[index].hasStartedItem && !participants[index].hasLeft {
-            feed(index, .wake)
-            let machine = participants[index].machine
-            guard let coordinated = coordinatedTime(index) else { continue }
-            let position = PlayerCoordinationBinding.playbackPosition(machine.currentPosition)
-            let inLocalBreak = participants[index].binding.coordinator.mapping.localBreak(at: position) != nil || machine.currentEvent != nil
+            let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.position(atHost: localTime(index)))
+            let coordinated = participants[index].binding.coordinator.mapping.coordinatedTime(for: position)
+            let inLocalBreak = participants[index].machine.currentEvent != nil || participants[index].binding.coordinator.mapping.localBreak(at: position) != nil
             let state: SeriesState
-            switch machine.timeControlStatus {
+            switch participants[index].machine.timeControlStatus {
             case .playing: state = inLocalBreak ? .inBreak : .playing
             case .waitingToPlayAtSpecifiedRate(.interstitialEvent): state = .inBreak
             case .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback): state = .waiting

@@ -41,6 +41,11 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
     public var actions: [Action]?
     /// How often positions are sampled for the skew statistics (default 100 ms).
     public var sampleInterval: SimulatedDuration?
+    /// How often each participant reports its position to its coordinator for drift correction
+    /// (default 1 s).
+    public var observeInterval: SimulatedDuration?
+    /// How often each participant's clock is probed once synchronised (default 5 s).
+    public var clockRefreshInterval: SimulatedDuration?
 
     /// The waiting policy.
     public struct Policy: Sendable, Hashable, Codable {

@@ -75,10 +75,10 @@ extension PlaybackMachine {
 
     /// Asks for the asset lists of breaks coming within the lead time.
     mutating func requestAssetListsAhead() {
-        guard let schedule else { return }
+        guard schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
         let lead = configuration.assetListLead
-        for scheduled in schedule.breaks where scheduled.event.assetListURI != nil {
+        for scheduled in breaks where scheduled.event.assetListURI != nil {
             guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
             guard !(anchor < scheduled.start - lead) else { break }
             var joinOffset: MediaTime?
@@ -252,7 +252,7 @@ extension PlaybackMachine {
         if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
-        for skipped in schedule?.breaks ?? [] where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
+        for skipped in breaks where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
             consumed.insert(skipped.id)
         }
     }
@@ -377,7 +377,7 @@ extension PlaybackMachine {
     mutating func markConsumed(before time: MediaTime, including eventID: String?) {
         let previous = consumed
         consumed = []
-        for scheduled in schedule?.breaks ?? [] {
+        for scheduled in breaks {
             if scheduled.id == eventID { break }
             if scheduled.start < time || (eventID != nil && scheduled.start == time) { consumed.insert(scheduled.id) }
             if eventID == nil, scheduled.start == time, previous.contains(scheduled.id) { consumed.insert(scheduled.id) }

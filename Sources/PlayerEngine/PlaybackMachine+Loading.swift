@@ -209,7 +209,7 @@ extension PlaybackMachine {
         emit(.itemStatusChanged(.readyToPlay))
         refreshSchedule()
         // Breaks wholly before the start are not played; one in progress at a live join is.
-        for scheduled in schedule?.breaks ?? [] where scheduled.start < start {
+        for scheduled in breaks where scheduled.start < start {
             if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
             consumed.insert(scheduled.id)
         }

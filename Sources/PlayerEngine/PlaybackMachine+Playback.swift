@@ -118,7 +118,7 @@ extension PlaybackMachine {
             if !(point < time), let at = clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .primaryFetch)) }
         }
         let lead = configuration.assetListLead
-        for scheduled in schedule?.breaks ?? [] where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
+        for scheduled in breaks where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = scheduled.start - lead
             if time < point, let at = clock.hostTime(whenItemReaches: point) {
                 due.append((at, .assetListLead))
@@ -244,7 +244,7 @@ extension PlaybackMachine {
 
     /// The first break not yet played in this pass.
     func nextBreak() -> InterstitialSchedule.Break? {
-        schedule?.breaks.first { !consumed.contains($0.id) }
+        breaks.first { !consumed.contains($0.id) }
     }
 
     mutating func syncTimeControl() {

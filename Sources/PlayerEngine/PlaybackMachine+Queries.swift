@@ -47,3 +47,15 @@ extension PlaybackMachine {
     /// Where the primary timeline starts (it moves as a live window slides).
     public var timelineStart: MediaTime? { primary?.timeline?.start }
 }
+
+extension PlaybackMachine {
+    /// Where playback is at host time `host`, from the playheads as they stand (no input is
+    /// handled): exact when nothing falls due before `host` (``nextWake`` is later), which is how
+    /// a driver that wakes the machine at its deadlines samples it between them.
+    public func position(atHost host: Duration) -> IntegratedTimeline.Position {
+        if let playing = current {
+            return .interstitial(eventID: playing.scheduled.id, offset: playing.assetStartOffset + playing.clock.itemTime(atHost: host))
+        }
+        return .primary(clock.itemTime(atHost: host))
+    }
+}

@@ -156,7 +156,11 @@ public struct PlaybackMachine: Sendable {
     var assetListRequests: [String: UInt64] = [:]
     var playedOnce: Set<String> = []
     var consumed: Set<String> = []
-    var schedule: InterstitialSchedule?
+    var schedule: InterstitialSchedule? {
+        didSet { breaks = schedule?.breaks ?? [] }
+    }
+    /// The schedule's breaks, in order (kept: the schedule computes them on each access).
+    var breaks: [InterstitialSchedule.Break] = []
     var lastSegments: [IntegratedTimeline.Segment] = []
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
@@ -174,6 +178,7 @@ public struct PlaybackMachine: Sendable {
     var now: Duration = .zero
     var lastStatus: TimeControlStatus = .paused
     var lastRate: Double = 0
+    var cachedNextWake: Duration?
 
     /// A machine with no item.
     public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
@@ -189,15 +194,14 @@ public struct PlaybackMachine: Sendable {
         self.now = now
         apply(input)
         settle()
+        cachedNextWake = dueEvents().map(\.at).min()
         let result = actions
         actions = []
         return result
     }
 
-    /// When the machine next needs ``Input/wake``, if ever.
-    public var nextWake: Duration? {
-        dueEvents().map(\.at).min()
-    }
+    /// When the machine next needs ``Input/wake``, if ever (as of the last input).
+    public var nextWake: Duration? { cachedNextWake }
 
     mutating func emit(_ kind: PlayerEvent.Kind) {
         actions.append(.event(PlayerEvent(hostTime: now, kind: kind)))

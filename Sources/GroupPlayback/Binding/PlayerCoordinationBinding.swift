@@ -149,6 +149,12 @@ public struct PlayerCoordinationBinding: Sendable {
     /// Reports where the player is now (call periodically, e.g. every 250 ms while playing): drift
     /// is measured and corrected, breaks entered and left are noticed.
     public mutating func observe(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        observe(player: player, position: player.currentPosition, clock: clock, localTime: localTime)
+    }
+
+    /// ``observe(player:clock:localTime:)`` with the position at `localTime` given (a driver that
+    /// computes it without handling an input).
+    public mutating func observe(player: PlaybackMachine, position: IntegratedTimeline.Position, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
         // At the end of the item there is nothing left to keep in step; a player waiting for media
         // is not drifting (it starts where its anchor says when media comes).
         guard !player.hasReachedEnd else { return [] }
@@ -158,7 +164,7 @@ public struct PlayerCoordinationBinding: Sendable {
             return []
         }
         let groupTime = clock.groupTime(atLocalTime: localTime)
-        var outputs = translate(coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime), clock: clock)
+        var outputs = translate(coordinator.observeLocalPlayback(Self.position(position), at: groupTime), clock: clock)
         // The clock estimate's drift sharpens over minutes: keep the player's pace in step with it.
         if outputs.isEmpty, groupRate != 0, !isHeld, player.timeControlStatus == .playing, abs(clock.rateRatio - appliedRatio) > 2e-6 {
             appliedRatio = clock.rateRatio

@@ -194,7 +194,17 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     private var waitLimits: [CoordinatedPlaybackSuspension.Reason: Duration] = [:]
     private var states: [String: CoordinatedPlaybackState] = [:]
     private var counters: [String: UInt64] = [:]
-    private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:]
+    private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:] {
+        didSet {
+            // Kept sorted so that `otherParticipants` costs no sort (large groups update often).
+            if remotes.count != sortedRemoteIDs.count || remotes.keys.contains(where: { !sortedRemoteIDSet.contains($0) }) {
+                sortedRemoteIDs = remotes.keys.sorted()
+                sortedRemoteIDSet = Set(sortedRemoteIDs)
+            }
+        }
+    }
+    private var sortedRemoteIDs: [CoordinatedPlaybackParticipant.ID] = []
+    private var sortedRemoteIDSet: Set<CoordinatedPlaybackParticipant.ID> = []
     private var schedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] = [:]
     private var suspensions: [CoordinatedPlaybackSuspension] = []
     private var nextSuspensionID = 1
@@ -228,7 +238,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
 
     /// The other participants, by identifier.
     public var otherParticipants: [CoordinatedPlaybackParticipant] {
-        remotes.values.sorted { $0.participant < $1.participant }.map(\.participantDescription)
+        sortedRemoteIDs.compactMap { remotes[$0]?.participantDescription }
     }
 
     /// How many participants a group may have before the coordinator stops waiting out suspensions
@@ -757,7 +767,6 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     private mutating func receive(_ update: ParticipantStateUpdate, at groupTime: Duration) -> [Action] {
         if let existing = remotes[update.participant], existing.sequence >= update.sequence { return [] }
         let previous = remotes[update.participant]
-        let before = otherParticipants
         var actions: [Action] = []
         if let previous, previous.itemIdentifier == currentItemIdentifier, update.itemIdentifier != currentItemIdentifier {
             // It left our item: treat it as a departure from this item's group.
@@ -766,12 +775,16 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
                 return true
             }
         }
-        let sizeBefore = groupSize()
+        // Large groups: each update costs what it changes, not the size of the group.
+        let itemChanged = previous?.itemIdentifier != update.itemIdentifier
+        let sizeBefore = itemChanged ? groupSize() : 0
         remotes[update.participant] = update
-        if otherParticipants != before { actions.append(.event(.otherParticipantsChanged(otherParticipants))) }
-        actions += checkMismatches()
-        if groupSize() != sizeBefore { actions += applyParticipantLimits(at: groupTime) }
-        rebuildTimeline()
+        if previous?.participantDescription != update.participantDescription {
+            actions.append(.event(.otherParticipantsChanged(otherParticipants)))
+        }
+        actions += checkMismatches(with: [update])
+        if itemChanged, groupSize() != sizeBefore { actions += applyParticipantLimits(at: groupTime) }
+        if itemChanged || previous?.waitIntervals != update.waitIntervals { rebuildTimeline() }
         actions += follow(at: groupTime, originator: nil)
         return actions
     }
@@ -814,10 +827,15 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     // MARK: - Mismatches (S1.7, S2.10)
 
     private mutating func checkMismatches() -> [Action] {
+        checkMismatches(with: remotes.values.sorted(by: { $0.participant < $1.participant }))
+    }
+
+    /// Compares the local content and shared-break durations with `updates`' (S1.7, S2.10).
+    private mutating func checkMismatches(with updates: [ParticipantStateUpdate]) -> [Action] {
         guard let item = currentItemIdentifier else { return [] }
         var actions: [Action] = []
         let localShared = mapping.sharedBreakDurations
-        for update in remotes.values.sorted(by: { $0.participant < $1.participant }) where update.itemIdentifier == item {
+        for update in updates where update.itemIdentifier == item {
             if let local = mapping.contentDuration, let theirs = update.contentDuration,
                 (local - theirs).magnitude > configuration.contentDurationTolerance
             {

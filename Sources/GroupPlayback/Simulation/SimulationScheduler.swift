@@ -13,36 +13,44 @@
 public struct SimulationScheduler<Event> {
     /// Names a scheduled event, to cancel it.
     public struct EventID: Sendable, Hashable, Comparable {
-        fileprivate let order: UInt64
+        @usableFromInline let order: UInt64
+        @inlinable init(order: UInt64) { self.order = order }
         /// Scheduled earlier first.
-        public static func < (lhs: EventID, rhs: EventID) -> Bool { lhs.order < rhs.order }
+        @inlinable public static func < (lhs: EventID, rhs: EventID) -> Bool { lhs.order < rhs.order }
     }
 
-    fileprivate struct Entry {
-        var time: Duration
-        var order: UInt64
-        var event: Event
+    @usableFromInline struct Entry {
+        @usableFromInline var time: Duration
+        @usableFromInline var order: UInt64
+        @usableFromInline var event: Event
+        @inlinable init(time: Duration, order: UInt64, event: Event) {
+            self.time = time
+            self.order = order
+            self.event = event
+        }
 
-        func precedes(_ other: Entry) -> Bool { time < other.time || (time == other.time && order < other.order) }
+        @inlinable func precedes(_ other: Entry) -> Bool { time < other.time || (time == other.time && order < other.order) }
     }
 
     /// The current virtual time: that of the latest event popped (or the start).
-    public private(set) var now: Duration
+    @inlinable public var now: Duration { currentTime }
+    @usableFromInline var currentTime: Duration
     /// How many events were popped.
-    public private(set) var processedCount = 0
+    @inlinable public var processedCount: Int { processed }
+    @usableFromInline var processed = 0
 
-    private var heap: [Entry] = []
-    private var nextOrder: UInt64 = 0
-    private var cancelled: Set<UInt64> = []
+    @usableFromInline var heap: [Entry] = []
+    @usableFromInline var nextOrder: UInt64 = 0
+    @usableFromInline var cancelled: Set<UInt64> = []
 
     /// An empty queue at virtual time `start`.
-    public init(startingAt start: Duration = .zero) { now = start }
+    @inlinable public init(startingAt start: Duration = .zero) { currentTime = start }
 
     /// Events waiting, including cancelled ones not yet skipped.
-    public var pendingCount: Int { heap.count }
+    @inlinable public var pendingCount: Int { heap.count }
 
     /// The time of the next event to come out, if any.
-    public var nextEventTime: Duration? {
+    @inlinable public var nextEventTime: Duration? {
         mutating get {
             dropCancelled()
             return heap.first?.time
@@ -53,7 +61,7 @@ public struct SimulationScheduler<Event> {
     ///
     /// - Precondition: `time >= now` (the past cannot be scheduled).
     @discardableResult
-    public mutating func schedule(_ event: Event, at time: Duration) -> EventID {
+    @inlinable public mutating func schedule(_ event: Event, at time: Duration) -> EventID {
         precondition(time >= now, "cannot schedule an event at \(time), before now (\(now))")
         let order = nextOrder
         nextOrder += 1
@@ -64,17 +72,17 @@ public struct SimulationScheduler<Event> {
 
     /// Schedules `event` `delay` from now.
     @discardableResult
-    public mutating func schedule(_ event: Event, after delay: Duration) -> EventID {
+    @inlinable public mutating func schedule(_ event: Event, after delay: Duration) -> EventID {
         schedule(event, at: now + delay)
     }
 
     /// Cancels an event that has not come out yet (no effect otherwise).
-    public mutating func cancel(_ id: EventID) {
+    @inlinable public mutating func cancel(_ id: EventID) {
         if id.order < nextOrder { cancelled.insert(id.order) }
     }
 
     /// Pops the next event and moves ``now`` to its time; `nil` when none is left.
-    public mutating func next() -> (time: Duration, event: Event)? {
+    @inlinable public mutating func next() -> (time: Duration, event: Event)? {
         dropCancelled()
         guard !heap.isEmpty else { return nil }
         return pop()
@@ -82,28 +90,28 @@ public struct SimulationScheduler<Event> {
 
     /// Pops the next event if it is due at or before `limit`; otherwise moves ``now`` to `limit`
     /// (if later) and returns `nil`.
-    public mutating func next(through limit: Duration) -> (time: Duration, event: Event)? {
+    @inlinable public mutating func next(through limit: Duration) -> (time: Duration, event: Event)? {
         dropCancelled()
         guard let first = heap.first, first.time <= limit else {
-            if limit > now { now = limit }
+            if limit > currentTime { currentTime = limit }
             return nil
         }
         return pop()
     }
 
-    private mutating func pop() -> (time: Duration, event: Event) {
+    @inlinable mutating func pop() -> (time: Duration, event: Event) {
         let top = heap[0]
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
             siftDown(0)
         }
-        now = top.time
-        processedCount += 1
+        currentTime = top.time
+        processed += 1
         return (top.time, top.event)
     }
 
-    private mutating func dropCancelled() {
+    @inlinable mutating func dropCancelled() {
         guard !cancelled.isEmpty else { return }
         while let first = heap.first, cancelled.remove(first.order) != nil {
             let last = heap.removeLast()
@@ -114,7 +122,7 @@ public struct SimulationScheduler<Event> {
         }
     }
 
-    private mutating func siftUp(_ index: Int) {
+    @inlinable mutating func siftUp(_ index: Int) {
         var child = index
         let entry = heap[child]
         while child > 0 {
@@ -126,7 +134,7 @@ public struct SimulationScheduler<Event> {
         heap[child] = entry
     }
 
-    private mutating func siftDown(_ index: Int) {
+    @inlinable mutating func siftDown(_ index: Int) {
         var parent = index
         let entry = heap[parent]
         let count = heap.count
