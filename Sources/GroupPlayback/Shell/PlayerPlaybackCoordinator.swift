@@ -530,12 +530,14 @@ public final class PlayerPlaybackCoordinator: Sendable {
     }
 
     /// Carries out a command on the player (``PlayerCoordinationBinding/PlayerCommand/machineInputs``
-    /// through the player's API).
+    /// through the player's API). A held player is given its anchored start before the hold is
+    /// released, so that it goes from waiting for the group to waiting for the start time without
+    /// reporting a moment of playing in between.
     private func apply(_ command: PlayerCoordinationBinding.PlayerCommand) {
         switch command {
         case .play(let rate, let position, let hostTime):
-            player.setCoordinationHold(false)
             player.play(atRate: rate, from: position, atHostTime: hostTime, originator: .coordinator)
+            player.setCoordinationHold(false)
         case .pause(let position):
             player.setCoordinationHold(false)
             player.setRate(0, originator: .coordinator)
