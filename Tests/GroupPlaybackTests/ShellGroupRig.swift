@@ -5,9 +5,10 @@ import PlayerEngine
 import Synchronization
 import VirtualTime
 
-/// Real ``Player``s with ``PlayerPlaybackCoordinator``s on one virtual clock, each loading its own
-/// playlists from its own in-memory origin, connected through an ``InMemoryGroupNetwork`` with a
-/// ``GroupClockServer`` (peer 0) whose group clock is an hour ahead of every host clock.
+/// Real ``Player``s with ``PlayerPlaybackCoordinator``s on one virtual clock (each host clock
+/// drifting from it as asked), each loading its own playlists from its own in-memory origin,
+/// connected through an ``InMemoryGroupNetwork`` with a ``GroupClockServer`` (peer 0) whose group
+/// clock is an hour ahead of every host clock.
 final class ShellGroupRig: Sendable {
     static let origin = "http://origin.test/"
 
@@ -70,6 +71,7 @@ final class ShellGroupRig: Sendable {
         conditions: LinkConditions = .wideAreaNetwork,
         seed: UInt64 = 1,
         player playerConfiguration: PlayerConfiguration = ShellGroupRig.playerConfiguration,
+        clocks: [String: DriftingClock] = [:],
         configure: (String, inout PlayerPlaybackCoordinator.Configuration) -> Void = { _, _ in },
         serve: (String, MemoryResourceLoader<ManualClock>) -> Void = { _, loader in ShellGroupRig.serveMovie(loader) }
     ) {
@@ -81,11 +83,13 @@ final class ShellGroupRig: Sendable {
         for (index, name) in names.enumerated() {
             let loader = MemoryResourceLoader(clock: clock, conditions: .init(latency: .milliseconds(50)))
             serve(name, loader)
-            let player = Player(clock: clock, loader: loader, configuration: playerConfiguration, executor: executor)
+            // Each host clock drifts as asked against true time (the shared manual clock).
+            let hostClock = DriftingManualClock(base: clock, drift: clocks[name] ?? .perfect)
+            let player = Player(clock: hostClock, loader: loader, configuration: playerConfiguration, executor: executor)
             var configuration = PlayerPlaybackCoordinator.Configuration(participant: .init(rawValue: name), clockServer: 0, peers: peers)
             configure(name, &configuration)
             let coordinator = PlayerPlaybackCoordinator(
-                player: player, transport: network.join(as: peers[index]), clock: clock, configuration: configuration)
+                player: player, transport: network.join(as: peers[index]), clock: hostClock, configuration: configuration)
             members.append(Member(name: name, peer: peers[index], loader: loader, player: player, coordinator: coordinator))
         }
         self.members = members
@@ -127,19 +131,24 @@ final class ShellGroupRig: Sendable {
 
     var now: Double { Double(clock.now.offset.components.seconds) + Double(clock.now.offset.components.attoseconds) * 1e-18 }
 
-    /// The largest difference between the members' primary times, in milliseconds, sampled every
-    /// `step` seconds from now until `end`, among `names` (all by default).
-    func maximumSkew(until end: Double, step: Double = 0.05, among names: [String]? = nil) -> Double {
+    /// The differences between the members' primary times, in milliseconds, sampled every `step`
+    /// seconds from now until `end`, among `names` (all by default).
+    func skews(until end: Double, step: Double = 0.05, among names: [String]? = nil) -> [Double] {
         let chosen = members.filter { names?.contains($0.name) ?? true }
-        var worst = 0.0
+        var skews: [Double] = []
         var time = now
         while time < end - 1e-9 {
             time += step
             run(until: time)
             let seconds = chosen.map(\.seconds)
-            worst = max(worst, (seconds.max()! - seconds.min()!) * 1000)
+            skews.append((seconds.max()! - seconds.min()!) * 1000)
         }
-        return worst
+        return skews
+    }
+
+    /// The largest of ``skews(until:step:among:)``.
+    func maximumSkew(until end: Double, step: Double = 0.05, among names: [String]? = nil) -> Double {
+        skews(until: end, step: step, among: names).max() ?? 0
     }
 
     /// The skew between the members' primary times now, in milliseconds.

@@ -213,4 +213,71 @@ struct ShellPlayerPlaybackCoordinatorTests {
         #expect(skew < 20)
         rig.stop()
     }
+
+    @Test("host clocks drifting ±100 ppm stay together for eight minutes: the players keep the group clock's pace")
+    func driftingClocks() {
+        let rig = ShellGroupRig(
+            ["alice", "bob", "carol"],
+            clocks: ["alice": DriftingClock(offset: .seconds(17), driftPartsPerBillion: 100_000), "bob": DriftingClock(driftPartsPerBillion: -100_000)])
+        Self.playing(rig, until: 10)
+        let skews = rig.skews(until: 500, step: 1).sorted()
+        let p95 = skews[skews.count * 95 / 100], worst = skews.last!
+        let corrections = rig.members.map { "\($0.name) \($0.coordinator.correctionCount)" }
+        let drift = rig.members.map { "\($0.name) \(($0.coordinator.clockEstimate?.driftPartsPerMillion ?? .nan).rounded()) ppm" }
+        print("drift ±100 ppm, 490 s: skew p95 \(p95) ms, max \(worst) ms; corrections \(corrections); estimated drift \(drift)")
+        // Uncorrected, Alice and Bob would part by 200 ppm × 490 s = 98 ms.
+        #expect(p95 < 20 && worst < 40)
+        #expect(rig.members.allSatisfy { $0.coordinator.correctionCount <= 2 })
+        #expect(abs((rig["alice"].coordinator.clockEstimate?.driftPartsPerMillion ?? 0) + 100) < 10)
+        #expect(abs((rig["bob"].coordinator.clockEstimate?.driftPartsPerMillion ?? 0) - 100) < 10)
+        #expect(abs(rig["carol"].seconds - 496.7) < 0.02)
+        rig.stop()
+    }
+
+    @Test("a participant loading the item later starts where the group is; one who leaves while holding the group releases it")
+    func lateJoinerAndLeaving() {
+        let rig = ShellGroupRig(["alice", "bob", "carol"])
+        rig.start()
+        rig.load(["alice", "bob"])
+        rig.run(until: 3)
+        rig["alice"].player.play()
+        rig.run(until: 20)
+        let carol = rig["carol"]
+        carol.player.replaceCurrentItem(with: PlayerItem(url: ShellGroupRig.origin + "carol/main.m3u8", contentIdentifier: "movie"))
+        rig.run(until: 22)
+        #expect(carol.player.timeControlStatus == .playing)
+        let skew = rig.maximumSkew(until: 30)
+        print("late joiner: Carol at \(carol.seconds) s at 30 s (group \(rig["alice"].seconds) s); skew ≤ \(skew) ms")
+        #expect(abs(carol.seconds - 26.7) < 0.02)
+        #expect(skew < 20)
+        #expect(Set(rig["alice"].coordinator.otherParticipants.map(\.id)) == ["bob", "carol"])
+        // Carol scrubs (the group waits), then her connection drops for good.
+        _ = carol.coordinator.beginSuspension(for: .userIsChangingCurrentTime)
+        rig.run(until: 31)
+        #expect(rig["alice"].player.timeControlStatus == .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback))
+        carol.player.pause()
+        rig.network.addPartition(Partition(isolating: [carol.peer], from: .seconds(31), until: .seconds(100_000)))
+        rig.run(until: 35)
+        #expect(rig["alice"].player.timeControlStatus == .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback))
+        // The session tells the others she left: no wait outlives her.
+        for member in [rig["alice"], rig["bob"]] { member.coordinator.removePeer(carol.peer) }
+        rig.run(until: 36)
+        #expect(rig["alice"].player.timeControlStatus == .playing && rig["bob"].player.timeControlStatus == .playing)
+        #expect(rig["alice"].coordinator.otherParticipants.map(\.id) == ["bob"])
+        #expect(rig.maximumSkew(until: 40, among: ["alice", "bob"]) < 20)
+        rig.stop()
+    }
+
+    @Test("a participant can keep the group clock itself: the others synchronise with it")
+    func participantKeepsTheClock() {
+        let rig = ShellGroupRig(["alice", "bob"]) { _, configuration in configuration.clockServer = 1 }
+        Self.playing(rig, until: 10)
+        #expect(rig["alice"].coordinator.clockEstimate == .exact)
+        #expect(rig["bob"].coordinator.clockEstimate.map { $0.sampleCount >= 8 } == true)
+        #expect(rig.server.probesAnswered == 0)
+        let skew = rig.maximumSkew(until: 20)
+        print("clock kept by Alice: skew ≤ \(skew) ms")
+        #expect(skew < 10)
+        rig.stop()
+    }
 }
