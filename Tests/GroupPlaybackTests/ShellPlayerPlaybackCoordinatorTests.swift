@@ -18,9 +18,17 @@ struct ShellPlayerPlaybackCoordinatorTests {
         #expect(rig.members.allSatisfy { $0.coordinator.isConnected })
         #expect(rig.members.allSatisfy { $0.coordinator.currentItemIdentifier == "movie" })
         #expect(rig["alice"].player.timeControlStatus == .paused && rig["bob"].player.timeControlStatus == .paused)
+        #expect(rig["bob"].events.contains { $0.event == .itemCoordinated("movie") })
+        #expect(rig["bob"].events.contains { if case .clockSynchronized = $0.event { return true } else { return false } })
+        #expect(rig["bob"].coordinator.otherParticipants == [CoordinatedPlaybackParticipant(id: "alice", isReadyToPlay: true, itemIdentifier: "movie")])
         rig["alice"].player.play()
         rig.run(until: 4)
         #expect(rig["bob"].player.timeControlStatus == .playing)
+        #expect(rig["bob"].coordinator.groupStatus?.status == .playing)
+        // The coordinator expects what the player does, within the clock's error.
+        let bob = rig["bob"]
+        #expect(bob.coordinator.expectedItemTime(atHostTime: bob.player.hostTime).map { abs($0.seconds - bob.seconds) < 0.01 } == true)
+        #expect(bob.coordinator.expectedItemTime(atHostTime: bob.player.hostTime + .seconds(10)).map { abs($0.seconds - bob.seconds - 10) < 0.01 } == true)
         let startSkew = rig.skew
         let steadySkew = rig.maximumSkew(until: 60)
         print("play together: skew \(startSkew) ms at start, max \(steadySkew) ms over 56 s; positions \(rig["alice"].seconds) \(rig["bob"].seconds)")
@@ -188,6 +196,43 @@ struct ShellPlayerPlaybackCoordinatorTests {
         #expect(abs(bob.seconds - alice.seconds) < 0.02)
         #expect(bob.seconds > 36 && bob.seconds < 37)
         #expect(skew < 20)
+        rig.stop()
+    }
+
+    @Test("a participant switching to another item is not moved by the group's commands for the old one, and coordinates the new one alone")
+    func itemChange() {
+        let rig = ShellGroupRig(["alice", "bob"])
+        Self.playing(rig)
+        let alice = rig["alice"], bob = rig["bob"]
+        bob.loader.set(ShellGroupRig.origin + "bob/other.m3u8", text: ShellGroupRig.vodPlaylist(count: 150))
+        bob.loader.setConditions(.init(latency: .seconds(2)))
+        bob.player.replaceCurrentItem(with: PlayerItem(url: ShellGroupRig.origin + "bob/other.m3u8", contentIdentifier: "other"))
+        rig.run(until: 20.5)
+        #expect(bob.coordinator.currentItemIdentifier == nil)
+        // Alice pauses the movie while Bob's new item is still loading: Bob's player keeps playing.
+        alice.player.pause()
+        rig.run(until: 30)
+        #expect(bob.coordinator.currentItemIdentifier == "other")
+        #expect(!bob.playerEvents.contains { $0.kind == .rateChanged(rate: 0, originator: .coordinator) })
+        #expect(bob.player.timeControlStatus == .playing)
+        #expect(bob.seconds > 4 && bob.seconds < 8)
+        #expect(alice.coordinator.otherParticipants.map(\.itemIdentifier) == ["other"])
+        #expect(alice.player.timeControlStatus == .paused)
+        rig.stop()
+    }
+
+    @Test("a participant limit below the group's size stops the waiting policy from holding it")
+    func participantLimit() {
+        let rig = ShellGroupRig(["alice", "bob"], serve: Self.adForAlice)
+        for member in rig.members {
+            member.coordinator.suspensionReasonsThatTriggerWaiting = [.playingInterstitial, .userIsChangingCurrentTime]
+            member.coordinator.setParticipantLimit(1, forWaitingOutSuspensionsWithReason: .playingInterstitial)
+            #expect(member.coordinator.participantLimitForWaitingOutSuspensions(withReason: .playingInterstitial) == 1)
+        }
+        Self.playing(rig, until: 28)
+        #expect(rig["alice"].player.currentEvent?.identifier == "ad1")
+        #expect(rig["bob"].player.timeControlStatus == .playing)
+        #expect(Self.waitedForCoordinatedPlayback(rig["bob"], after: .seconds(10)).isEmpty)
         rig.stop()
     }
 

@@ -509,6 +509,9 @@ public final class PlayerPlaybackCoordinator: Sendable {
         for output in outputs {
             switch output {
             case .player(let command, let originator):
+                // Between items (the new one not ready yet), the old item's commands would move
+                // the new one.
+                guard state.hasStartedItem else { continue }
                 apply(command)
                 emit(.playerCommand(command, originator: originator), in: state)
             case .send(let message, let recipients):
