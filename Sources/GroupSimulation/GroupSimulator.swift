@@ -5,8 +5,6 @@ import MediaTime
 import PlayerEngine
 import StreamOrigin
 
-extension GroupClockEstimate: GroupTimeMapping {}
-
 /// Runs a group of participants on virtual time: each has the real player engine
 /// (``PlaybackMachine``) loading its own playlists and asset lists from an in-process origin (its
 /// own ads), the real coordinator bound to it, a drifting local clock synchronised with the group

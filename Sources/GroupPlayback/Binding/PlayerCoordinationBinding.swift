@@ -82,6 +82,18 @@ public struct PlayerCoordinationBinding: Sendable {
         body(&coordinator)
     }
 
+    /// Calls the coordinator at the current group time and translates what it asks for: for the
+    /// coordinator's calls the binding has no method of its own (a new waiting policy in force at
+    /// once, a rate change with `playImmediately`).
+    public mutating func perform(
+        clock: some GroupTimeMapping,
+        localTime: Duration,
+        _ body: (inout PlaybackCoordinatorStateMachine, Duration) -> [PlaybackCoordinatorStateMachine.Action]
+    ) -> [Output] {
+        let actions = body(&coordinator, clock.groupTime(atLocalTime: localTime))
+        return translate(actions, clock: clock)
+    }
+
     /// The mapping of a player's item: its stitched-ad ranges and interstitial breaks.
     public static func mapping(of player: PlaybackMachine) -> CoordinatedTimeMapping {
         guard let playlist = player.mediaPlaylist else { return .identity }

@@ -1,7 +1,9 @@
 /// How frames of bytes travel between the members of a group session: best effort, in any order,
 /// possibly lost (a ``GroupMessenger`` makes messages reliable and ordered on top). The WebSocket
-/// implementation comes with the group-session server; tests and `interlude simulate` use the
-/// ``SimulatedNetwork`` on virtual time instead.
+/// implementation comes with the group-session server; in one process, ``InMemoryGroupNetwork``
+/// gives each member an ``InMemoryGroupTransport`` with latency, jitter, loss, reordering and
+/// partitions on an injected clock (the shell tests), and `interlude simulate` drives the
+/// ``SimulatedNetwork`` directly on virtual time.
 public protocol GroupTransport: Sendable {
     /// This end's identity in the session.
     var localPeer: PeerID { get }
