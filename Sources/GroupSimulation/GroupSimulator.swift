@@ -39,7 +39,7 @@ public struct GroupSimulator {
         var channels: [Int: ReliableChannel<CoordinationMessage>] = [:]
         var channelTimers: [Int: SimulationScheduler<Event>.EventID] = [:]
         var playerTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
-        var coordinatorTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
+        var coordinatorTimer: (id: SimulationScheduler<Event>.EventID, at: Duration, groupDeadline: Duration)?
         var isConnected = false
         var hasLeft = false
         var hasStartedItem = false
@@ -172,9 +172,10 @@ public struct GroupSimulator {
             participants[index].playerTimer = nil
             feed(index, .wake)
         case .coordinatorWake(let index):
+            guard let timer = participants[index].coordinatorTimer else { return }
             participants[index].coordinatorTimer = nil
             guard let clock = participants[index].estimator.estimate else { return }
-            let outputs = participants[index].binding.advance(clock: clock, localTime: localTime(index))
+            let outputs = participants[index].binding.advance(toGroupDeadline: timer.groupDeadline, clock: clock, localTime: localTime(index))
             apply(index, outputs)
             rescheduleTimers(index)
         case .loaded(let index, let id, let result, let item):
@@ -387,14 +388,14 @@ public struct GroupSimulator {
             }
         }
         if let estimate = participants[index].estimator.estimate, participants[index].hasStartedItem,
-            let deadline = participants[index].binding.nextDeadline(clock: estimate, localTime: localTime(index))
+            let deadline = participants[index].binding.nextGroupDeadline(clock: estimate, localTime: localTime(index))
         {
-            let at = max(clock.trueTime(atLocalTime: deadline), now)
-            if let timer = participants[index].coordinatorTimer, !(at < timer.at) {
+            let at = max(clock.trueTime(atLocalTime: estimate.localTime(atGroupTime: deadline)), now)
+            if let timer = participants[index].coordinatorTimer, !(deadline < timer.groupDeadline) {
                 // keep it
             } else {
                 if let timer = participants[index].coordinatorTimer { scheduler.cancel(timer.id) }
-                participants[index].coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at)
+                participants[index].coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at, deadline)
             }
         }
     }

@@ -61,7 +61,9 @@ public struct ForwardBuffer: Sendable, Hashable {
 
     /// Whether more should be fetched to keep the target ahead of `time`.
     public func wantsMore(at time: MediaTime) -> Bool {
-        bufferedAhead(of: time) < forwardTarget
+        // At exactly the target more is wanted: the playhead is about to eat into it, and a
+        // deadline set for that moment must find something to do.
+        !(forwardTarget < bufferedAhead(of: time))
     }
 
     /// The index of the next segment of `timeline` to fetch for a playhead at `time`: the first

@@ -68,6 +68,9 @@ public struct PlayerCoordinationBinding: Sendable {
     private var isHeld = false
     /// The clock's rate ratio and the drift multiplier the player's rate was last set with.
     private var appliedRatio: Double = 1
+    /// The latest group deadline handled (so that a deadline is not handed out twice when the
+    /// local clock's round trip lands just before it).
+    private var advancedTo: Duration = .zero
     private var multiplier: Double = 1
     /// Corrections made (rate adjustments and re-anchoring seeks), for reports.
     public private(set) var corrections = 0
@@ -194,6 +197,19 @@ public struct PlayerCoordinationBinding: Sendable {
     /// Group time passed: scheduled starts and releases take effect.
     public mutating func advance(clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
         translate(coordinator.advance(to: clock.groupTime(atLocalTime: localTime)), clock: clock)
+    }
+
+    /// Group time reached `deadline` (a deadline from ``nextGroupDeadline(clock:localTime:)``),
+    /// whatever the round trip through the local clock made of it.
+    public mutating func advance(toGroupDeadline deadline: Duration, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        let groupTime = max(deadline, clock.groupTime(atLocalTime: localTime))
+        advancedTo = max(advancedTo, groupTime)
+        return translate(coordinator.advance(to: groupTime), clock: clock)
+    }
+
+    /// When the coordinator next needs advancing, on the group clock (never one already handled).
+    public func nextGroupDeadline(clock: some GroupTimeMapping, localTime: Duration) -> Duration? {
+        coordinator.nextDeadline(after: max(advancedTo, clock.groupTime(atLocalTime: localTime)))
     }
 
     /// When the coordinator next needs ``advance(clock:localTime:)``, on the local clock.

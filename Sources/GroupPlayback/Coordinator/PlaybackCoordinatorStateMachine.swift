@@ -309,12 +309,15 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         var candidates: [Duration] = []
         if let change = timeline?.nextChange(after: groupTime) { candidates.append(change) }
         if suspensions.isEmpty, let lastPlay, lastPlay.rate > 0 {
-            let starts = mapping.stitchedAdRanges.map(\.start) + mapping.breaks.filter(\.contentMayVary).map(\.itemTime)
-            for start in starts where lastPlay.position < start {
-                let at = max(lastPlay.groupTime, .zero)
-                    + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
+            // When the player reaches each local break ahead of where it was last started from
+            // (the first still to come), without building arrays: this runs after every input.
+            func consider(_ start: MediaTime) {
+                guard lastPlay.position < start else { return }
+                let at = max(lastPlay.groupTime, .zero) + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
                 if at > groupTime { candidates.append(at) }
             }
+            for range in mapping.stitchedAdRanges { consider(range.start) }
+            for scheduled in mapping.breaks where scheduled.contentMayVary { consider(scheduled.itemTime) }
         }
         return candidates.min()
     }
