@@ -207,7 +207,11 @@ public struct GroupSimulator {
             // order), so its position now is its playhead's, without waking it.
             let local = localTime(index)
             let position = participants[index].machine.position(atHost: local)
-            let outputs = participants[index].binding.observe(player: participants[index].machine, position: position, clock: clock, localTime: local)
+            let status = participants[index].machine.timeControlStatus
+            let isInBreak = participants[index].machine.currentEvent != nil
+            let hasReachedEnd = participants[index].machine.hasReachedEnd
+            let outputs = participants[index].binding.observe(position: position, status: status, isInBreak: isInBreak, hasReachedEnd: hasReachedEnd,
+                                                              clock: clock, localTime: local)
             if !outputs.isEmpty {
                 apply(index, outputs)
                 rescheduleTimers(index)
@@ -235,7 +239,10 @@ public struct GroupSimulator {
     mutating func startPlayer(_ index: Int) {
         participants[index].isConnected = true
         participants[index].itemGeneration += 1
-        feed(index, .setItems([PlayerItem(url: participants[index].url, primaryID: "sim-\(participants[index].name)", contentIdentifier: itemIdentifier)]))
+        var item = PlayerItem(url: participants[index].url, primaryID: "sim-\(participants[index].name)", contentIdentifier: itemIdentifier)
+        // Live: every participant counts item time from the same date, whenever it joins.
+        item.liveTimeOrigin = origin.liveStartDate
+        feed(index, .setItems([item]))
         guard let clock = participants[index].estimator.estimate else { return }
         apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))
     }
@@ -309,7 +316,8 @@ public struct GroupSimulator {
         default:
             break
         }
-        apply(index, participants[index].binding.playerEvent(event, player: participants[index].machine, clock: clock))
+        let position = participants[index].machine.currentPosition
+        apply(index, participants[index].binding.playerEvent(event, position: position, clock: clock))
     }
 
     /// Carries out what the binding asks. Commands can cause player events that cause commands;

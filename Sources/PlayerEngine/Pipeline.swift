@@ -37,6 +37,8 @@ struct Pipeline: Sendable {
     var segmentAttempts = 0
     var initSections: [String: FragmentedMP4Probe.Initialization] = [:]
     var access: [AccessLogEntry] = []
+    /// Where a live timeline counts from (``PlayerItem/liveTimeOrigin``).
+    var liveTimeOrigin: PlaylistDate?
     /// Whether the media playlist has been loaded once (the pipeline is ready).
     var isReady: Bool { timeline != nil }
 
@@ -92,7 +94,11 @@ struct Pipeline: Sendable {
         if let previous = timeline {
             timeline = PrimaryTimeline(playlist: media, continuing: previous)
         } else {
-            timeline = PrimaryTimeline(playlist: media)
+            var fresh = PrimaryTimeline(playlist: media)
+            if media.isLive, let origin = liveTimeOrigin, let index = fresh.segmentDates.firstIndex(where: { $0 != nil }), let date = fresh.segmentDates[index] {
+                fresh = PrimaryTimeline(playlist: media, firstSegmentStart: date.timeIntervalSince(origin) - fresh.segmentStarts[index])
+            }
+            timeline = fresh
         }
         playlist = media
         mediaURL = url

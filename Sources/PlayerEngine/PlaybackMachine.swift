@@ -351,6 +351,7 @@ public struct PlaybackMachine: Sendable {
         clientEvents = next.clientEvents
         primaryID = next.primaryID ?? Self.randomPrimaryID()
         var pipeline = Pipeline(role: .primary, rootURL: next.url, forwardTarget: configuration.forwardBufferDuration)
+        pipeline.liveTimeOrigin = next.liveTimeOrigin
         pipeline.playlistRequest = request(.playlist(.primary, .multivariantPlaylist), ResourceRequest(url: next.url))
         primary = pipeline
     }

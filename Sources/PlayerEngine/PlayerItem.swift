@@ -1,4 +1,5 @@
 import HLSInterstitials
+import HLSPlaylist
 import MediaTime
 
 /// Something to play: a stream's URL and how to play it (Apple's `AVPlayerItem` as configured
@@ -18,6 +19,11 @@ public struct PlayerItem: Sendable, Hashable {
     /// An identifier of the content that stays the same across participants whose URLs differ
     /// (for coordinated playback); `nil` = the URL.
     public var contentIdentifier: String?
+    /// For a live item: count its timeline in seconds from this date, through
+    /// EXT-X-PROGRAM-DATE-TIME, so that players that load the stream at different times share
+    /// item times (a coordinated group); `nil` = from the first segment of the first playlist
+    /// loaded.
+    public var liveTimeOrigin: PlaylistDate?
 
     /// An item for `url`.
     public init(url: String, startTime: MediaTime? = nil, clientEvents: [InterstitialEvent] = [], primaryID: String? = nil, contentIdentifier: String? = nil) {

@@ -135,13 +135,19 @@ public struct PlayerCoordinationBinding: Sendable {
 
     /// Reacts to a player event: the user's commands go to the group, stalls suspend.
     public mutating func playerEvent(_ event: PlayerEvent, player: PlaybackMachine, clock: some GroupTimeMapping) -> [Output] {
+        playerEvent(event, position: player.currentPosition, clock: clock)
+    }
+
+    /// ``playerEvent(_:player:clock:)`` with the player's current position given (a driver that
+    /// keeps the player elsewhere and avoids copying it).
+    public mutating func playerEvent(_ event: PlayerEvent, position: IntegratedTimeline.Position, clock: some GroupTimeMapping) -> [Output] {
         let groupTime = clock.groupTime(atLocalTime: event.hostTime)
         var actions: [PlaybackCoordinatorStateMachine.Action] = []
         switch event.kind {
         case .rateChanged(let rate, .user):
             actions = coordinator.coordinateRateChange(to: rate, at: groupTime)
         case .timeJumped(_, .user):
-            actions = coordinator.coordinateSeek(to: Self.position(player.currentPosition), at: groupTime)
+            actions = coordinator.coordinateSeek(to: Self.position(position), at: groupTime)
         case .stalled:
             if stall == nil {
                 let (suspension, begun) = coordinator.beginSuspension(for: .stallRecovery, at: groupTime)
@@ -154,7 +160,7 @@ public struct PlayerCoordinationBinding: Sendable {
                 actions = coordinator.end(suspension, at: groupTime)
             }
         case .currentEventChanged:
-            actions = coordinator.observeLocalPlayback(Self.position(player.currentPosition), at: groupTime)
+            actions = coordinator.observeLocalPlayback(Self.position(position), at: groupTime)
         default:
             return []
         }
@@ -170,10 +176,20 @@ public struct PlayerCoordinationBinding: Sendable {
     /// ``observe(player:clock:localTime:)`` with the position at `localTime` given (a driver that
     /// computes it without handling an input).
     public mutating func observe(player: PlaybackMachine, position: IntegratedTimeline.Position, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        observe(position: position, status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
+                hasReachedEnd: player.hasReachedEnd, clock: clock, localTime: localTime)
+    }
+
+    /// ``observe(player:clock:localTime:)`` from the few facts it needs (a driver that keeps the
+    /// player elsewhere and avoids copying it).
+    public mutating func observe(
+        position: IntegratedTimeline.Position, status: TimeControlStatus, isInBreak: Bool, hasReachedEnd: Bool,
+        clock: some GroupTimeMapping, localTime: Duration
+    ) -> [Output] {
         // At the end of the item there is nothing left to keep in step; a player waiting for media
         // is not drifting (it starts where its anchor says when media comes).
-        guard !player.hasReachedEnd else { return [] }
-        if player.currentEvent == nil, case .waitingToPlayAtSpecifiedRate(let reason) = player.timeControlStatus,
+        guard !hasReachedEnd else { return [] }
+        if !isInBreak, case .waitingToPlayAtSpecifiedRate(let reason) = status,
             reason == .evaluatingBufferingRate || reason == .toMinimizeStalls
         {
             return []
@@ -181,7 +197,7 @@ public struct PlayerCoordinationBinding: Sendable {
         let groupTime = clock.groupTime(atLocalTime: localTime)
         var outputs = translate(coordinator.observeLocalPlayback(Self.position(position), at: groupTime), clock: clock)
         // The clock estimate's drift sharpens over minutes: keep the player's pace in step with it.
-        if outputs.isEmpty, groupRate != 0, !isHeld, player.timeControlStatus == .playing, abs(clock.rateRatio - appliedRatio) > 2e-6 {
+        if outputs.isEmpty, groupRate != 0, !isHeld, status == .playing, abs(clock.rateRatio - appliedRatio) > 2e-6 {
             appliedRatio = clock.rateRatio
             outputs.append(.player(.setRate(groupRate * multiplier * appliedRatio), originator: nil))
         }

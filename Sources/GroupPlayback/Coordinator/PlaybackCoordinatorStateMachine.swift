@@ -197,14 +197,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:] {
         didSet {
             // Kept sorted so that `otherParticipants` costs no sort (large groups update often).
-            if remotes.count != sortedRemoteIDs.count || remotes.keys.contains(where: { !sortedRemoteIDSet.contains($0) }) {
-                sortedRemoteIDs = remotes.keys.sorted()
-                sortedRemoteIDSet = Set(sortedRemoteIDs)
-            }
+            // Participants are added or removed one at a time: the count tells.
+            if remotes.count != sortedRemoteIDs.count { sortedRemoteIDs = remotes.keys.sorted() }
         }
     }
     private var sortedRemoteIDs: [CoordinatedPlaybackParticipant.ID] = []
-    private var sortedRemoteIDSet: Set<CoordinatedPlaybackParticipant.ID> = []
     private var schedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] = [:]
     private var suspensions: [CoordinatedPlaybackSuspension] = []
     private var nextSuspensionID = 1
