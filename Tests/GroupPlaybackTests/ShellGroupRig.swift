@@ -184,10 +184,11 @@ final class ShellGroupRig: Sendable {
     }
 
     /// A DATERANGE interstitial at `seconds` into the movie, playing `ads/<asset>.m3u8`.
-    static func interstitial(_ id: String, at seconds: Int, asset: String) -> String {
+    static func interstitial(_ id: String, at seconds: Int, asset: String, duration: Int? = nil) -> String {
         let minutes = seconds / 60, rest = seconds % 60
         let date = "2026-01-01T00:\(minutes < 10 ? "0" : "")\(minutes):\(rest < 10 ? "0" : "")\(rest).000Z"
-        return "#EXT-X-DATERANGE:ID=\"\(id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"\(date)\",X-ASSET-URI=\"\(origin)ads/\(asset).m3u8\"\n"
+        let declared = duration.map { ",DURATION=\($0).0" } ?? ""
+        return "#EXT-X-DATERANGE:ID=\"\(id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"\(date)\",X-ASSET-URI=\"\(origin)ads/\(asset).m3u8\"\(declared)\n"
     }
 
     /// Serves an ad of one segment of `seconds` at `ads/<name>.m3u8`.

@@ -137,6 +137,34 @@ struct ShellPlayerPlaybackCoordinatorTests {
     }
 
     /// Alice gets a 10-second ad at 20 s of the movie; Bob gets none.
+    @Test("the wait hook: a waiting participant learns whom it waits for and for how long, then that the group goes on")
+    func waitHook() {
+        let rig = ShellGroupRig(["alice", "bob"], serve: { name, loader in
+            guard name == "alice" else { return ShellGroupRig.serveMovie(loader) }
+            ShellGroupRig.serveMovie(loader, extra: ShellGroupRig.interstitial("ad1", at: 20, asset: "a10", duration: 10))
+            ShellGroupRig.serveAd(loader, "a10", seconds: 10)
+        })
+        for member in rig.members { member.coordinator.suspensionReasonsThatTriggerWaiting = [.playingInterstitial, .userIsChangingCurrentTime] }
+        Self.playing(rig, until: 28)
+        rig.run(until: 40)
+        let alice = rig["alice"], bob = rig["bob"]
+        let waits = bob.events.compactMap { entry -> (time: Duration, wait: PlayerPlaybackCoordinator.GroupWait?)? in
+            if case .groupWait(let wait) = entry.event { return (entry.time, wait) }
+            return nil
+        }
+        let began = waits.first { $0.wait != nil }
+        #expect(began?.wait?.blockers.map(\.participant) == ["alice"])
+        // The ad's declared 10 s: a second player could show a 10-second promo.
+        let expected = began?.wait?.expectedDuration.map { $0 / .seconds(1) } ?? 0
+        #expect(abs(expected - 10) < 0.5)
+        #expect(waits.last.map { $0.wait == nil } == true)
+        let resumed = bob.playerEvents.first { $0.hostTime > .seconds(24) && $0.kind == .timeControlStatusChanged(.playing) }?.hostTime
+        if let resumed, let ended = waits.last?.time { #expect(abs((resumed - ended) / .seconds(1)) < 0.5) } else { Issue.record("no resumption") }
+        // Alice, the one waited for, is told nothing.
+        #expect(!alice.events.contains { if case .groupWait = $0.event { return true } else { return false } })
+        rig.stop()
+    }
+
     static func adForAlice(_ name: String, _ loader: MemoryResourceLoader<ManualClock>) {
         guard name == "alice" else { return ShellGroupRig.serveMovie(loader) }
         ShellGroupRig.serveMovie(loader, extra: ShellGroupRig.interstitial("ad1", at: 20, asset: "a10"))

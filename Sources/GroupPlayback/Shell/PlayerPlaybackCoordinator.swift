@@ -80,6 +80,22 @@ public final class PlayerPlaybackCoordinator: Sendable {
         case messengerError(PeerID, GroupMessengerError)
         /// The transport refused a frame for a peer.
         case transportError(PeerID, String)
+        /// The local player waits for others (the waiting policy holds the group for their ads or
+        /// actions): who, and until when at the latest estimate; `nil` when the group goes on.
+        /// This is the hook for playing other content (a promo, a recap) in a second player
+        /// during the wait (S1.11).
+        case groupWait(GroupWait?)
+    }
+
+    /// A wait for other participants, as ``Event/groupWait(_:)`` reports it.
+    public struct GroupWait: Sendable, Hashable {
+        /// Whom the group waits for, and why.
+        public var blockers: [GroupTimeline.Blocker]
+        /// When the wait should end at the latest, on the player's host clock, when every blocker
+        /// says (the rest of an ad, a wait limit).
+        public var expectedEnd: Duration?
+        /// How long the wait should last from its start, when known.
+        public var expectedDuration: Duration?
     }
 
     /// A suspension begun with ``PlayerPlaybackCoordinator/beginSuspension(for:)`` (Apple's
@@ -126,6 +142,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
         var armed: [Duration] = []
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriber = 0
+        var isWaitingForOthers = false
     }
 
     /// The player coordinated.
@@ -528,6 +545,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 }
             case .event(let event):
                 emit(.coordinator(event), in: state)
+                if case .groupStatusChanged(let status) = event { reportWait(status, in: &state, at: now) }
             }
         }
     }
@@ -551,6 +569,23 @@ public final class PlayerPlaybackCoordinator: Sendable {
             player.setRate(rate, originator: .coordinator)
         case .setRate(let rate):
             player.setRate(rate, originator: .coordinator)
+        }
+    }
+
+    /// Reports the start and the end of a wait for others (not for the local participant).
+    private func reportWait(_ status: PlaybackCoordinatorStateMachine.GroupPlaybackStatus, in state: inout State, at now: Duration) {
+        let waitsForOthers = status.status == .waiting && !status.blockers.isEmpty
+            && !status.blockers.contains { $0.participant == configuration.participant }
+        if waitsForOthers {
+            let clock = groupClock(state)
+            let ends = status.blockers.map(\.expectedEnd)
+            // An end already passed is an estimate that did not know the break's length: unknown.
+            let end = ends.contains(nil) ? nil : ends.compactMap { $0 }.max().map { clock.localTime(atGroupTime: $0) }.flatMap { $0 > now ? $0 : nil }
+            state.isWaitingForOthers = true
+            emit(.groupWait(GroupWait(blockers: status.blockers, expectedEnd: end, expectedDuration: end.map { max(.zero, $0 - now) })), in: state)
+        } else if state.isWaitingForOthers {
+            state.isWaitingForOthers = false
+            emit(.groupWait(nil), in: state)
         }
     }
 
