@@ -459,6 +459,9 @@ public struct GroupSimulator {
         case .contentDurationMismatch(let mismatch):
             notes.append(.init(time: now, participant: participants[index].name,
                                text: "content duration differs from \(mismatch.participant.rawValue)'s: \(mismatch.localDuration.decimalString()) s vs \(mismatch.participantDuration.decimalString()) s"))
+        case .stitchedBreakMismatch(let mismatch):
+            notes.append(.init(time: now, participant: participants[index].name,
+                               text: "stitched break at \(mismatch.coordinatedTime.decimalString()) s lasts \(mismatch.localDuration.decimalString()) s here, \(mismatch.participantDuration.decimalString()) s for \(mismatch.participant.rawValue) (S1.7: live ad durations should match)"))
         case .sharedBreakMismatch(let mismatch):
             notes.append(.init(time: now, participant: participants[index].name, text: "shared break \(mismatch.eventIdentifier) differs from \(mismatch.participant.rawValue)'s"))
         default:

@@ -136,3 +136,18 @@ struct SimulationScenarioTests {
             == "actions[0].to: a seek needs a target")
     }
 }
+
+@Suite("Simulated asset requirements")
+struct SimulatedAssetRequirementTests {
+    @Test("S1.7 live stitched: different ad durations at the same break are reported, once per pair; equal ones are not")
+    func liveStitchedMismatch() throws {
+        let report = try SimulationFixtures.run(scenario: "stitched-live-mismatch", duration: .seconds(40))
+        let mismatches = report.notes.filter { $0.text.hasPrefix("stitched break") }
+        #expect(mismatches.contains { $0.participant == "bob" && $0.text.contains("for charlie") })
+        #expect(mismatches.contains { $0.participant == "charlie" && $0.text.contains("for bob") })
+        #expect(!mismatches.contains { $0.participant == "bob" && $0.text.contains("for bob2") })
+        #expect(!mismatches.contains { $0.participant == "bob2" && $0.text.contains("for bob ") })
+        // Once per pair: Charlie reports Bob and Bob2, each once.
+        #expect(mismatches.filter { $0.participant == "charlie" }.count == 2)
+    }
+}

@@ -66,6 +66,33 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         /// A break the group plays in sync has a different duration, or is missing, on a
         /// participant (S2.10 requires the same content).
         case sharedBreakMismatch(SharedBreakMismatch)
+        /// On a live item with stitched ads, a participant's stitched break at the same place
+        /// lasts a different time (S1.7: for live, the ad durations should match, or content
+        /// shifts between participants).
+        case stitchedBreakMismatch(StitchedBreakMismatch)
+    }
+
+    /// A stitched break that lasts differently on another participant's live item (S1.7).
+    public struct StitchedBreakMismatch: Sendable, Hashable {
+        /// The item.
+        public var itemIdentifier: String
+        /// Where the break is on the coordinated timeline.
+        public var coordinatedTime: MediaTime
+        /// The other participant.
+        public var participant: CoordinatedPlaybackParticipant.ID
+        /// The local break's duration.
+        public var localDuration: MediaTime
+        /// The other participant's.
+        public var participantDuration: MediaTime
+
+        /// A mismatch.
+        public init(itemIdentifier: String, coordinatedTime: MediaTime, participant: CoordinatedPlaybackParticipant.ID, localDuration: MediaTime, participantDuration: MediaTime) {
+            self.itemIdentifier = itemIdentifier
+            self.coordinatedTime = coordinatedTime
+            self.participant = participant
+            self.localDuration = localDuration
+            self.participantDuration = participantDuration
+        }
     }
 
     /// The group's status as UI shows it.
@@ -741,7 +768,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             return receive(update, at: groupTime)
         case .adSchedule(let schedule):
             schedules[schedule.participant] = schedule
-            return []
+            return checkStitchedBreaks(against: schedule)
         case .hello(let participant):
             remotes[participant]?.sequence = 0
             var actions = publish(at: groupTime, to: .participant(participant))
@@ -825,6 +852,28 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     }
 
     // MARK: - Mismatches (S1.7, S2.10)
+
+    /// S1.7 for live items: a stitched break the other participant has at the same coordinated
+    /// time must last as long as the local one (VOD items compare their content durations instead).
+    private mutating func checkStitchedBreaks(against schedule: AdSchedule) -> [Action] {
+        guard let item = currentItemIdentifier, schedule.itemIdentifier == item, mapping.itemDuration == nil,
+            schedule.participant != localParticipant
+        else { return [] }
+        var actions: [Action] = []
+        let local = mapping.localBreakSchedule.filter { $0.source == .stitched }
+        for theirs in schedule.entries where theirs.source == .stitched {
+            guard let mine = local.first(where: { $0.coordinatedTime == theirs.coordinatedTime }) else { continue }
+            guard (mine.duration - theirs.duration).magnitude > configuration.contentDurationTolerance else { continue }
+            // Once per participant and item: as the live window slides, a break cut by the
+            // window's start would be reported again with clipped durations.
+            let key = "stitched|\(item)|\(schedule.participant)"
+            guard reportedMismatches.insert(key).inserted else { continue }
+            actions.append(.event(.stitchedBreakMismatch(StitchedBreakMismatch(
+                itemIdentifier: item, coordinatedTime: theirs.coordinatedTime, participant: schedule.participant,
+                localDuration: mine.duration, participantDuration: theirs.duration))))
+        }
+        return actions
+    }
 
     private mutating func checkMismatches() -> [Action] {
         checkMismatches(with: remotes.values.sorted(by: { $0.participant < $1.participant }))
