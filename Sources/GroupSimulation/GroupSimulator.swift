@@ -74,6 +74,13 @@ public struct GroupSimulator {
     var notes: [SimulationReport.Note] = []
     var lastAnchor: Duration?
     var seekCounter = 0
+    /// Acknowledgements go out at once: a delayed one costs a timer per message, and in a
+    /// simulated group nothing flows back to piggyback on.
+    let channelConfiguration: ReliableChannel<CoordinationMessage>.Configuration = {
+        var configuration = ReliableChannel<CoordinationMessage>.Configuration()
+        configuration.acknowledgementDelay = .zero
+        return configuration
+    }()
     var applyDepth = 0
     /// Receives one line per player event, coordinator output and message, when set (for
     /// `interlude simulate --trace`).
@@ -183,10 +190,11 @@ public struct GroupSimulator {
             feed(index, .loadFinished(id: id, result: result))
         case .frame(let to, let from, let frame):
             guard !participants[to].hasLeft else { return }
-            var channel = participants[to].channels[from] ?? ReliableChannel()
+            var channel = participants[to].channels[from] ?? ReliableChannel(configuration: channelConfiguration)
             let output = channel.receive(frame, at: localTime(to))
             participants[to].channels[from] = channel
             transmit(output.frames, from: to, to: from)
+            scheduleChannelTick(to, peer: from)
             if let clock = participants[to].estimator.estimate, participants[to].isConnected {
                 for message in output.delivered {
                     let outputs = participants[to].binding.receive(message, from: CoordinatedPlaybackParticipant.ID(rawValue: participants[from].name), clock: clock, localTime: localTime(to))
@@ -362,7 +370,7 @@ public struct GroupSimulator {
 
     mutating func send(_ message: CoordinationMessage, from index: Int, to target: Int) {
         guard !participants[index].hasLeft else { return }
-        var channel = participants[index].channels[target] ?? ReliableChannel()
+        var channel = participants[index].channels[target] ?? ReliableChannel(configuration: channelConfiguration)
         let output = channel.send(message, at: localTime(index))
         participants[index].channels[target] = channel
         transmit(output.frames, from: index, to: target)
@@ -376,8 +384,11 @@ public struct GroupSimulator {
     }
 
     mutating func scheduleChannelTick(_ index: Int, peer: Int) {
+        if let timer = participants[index].channelTimers[peer] {
+            scheduler.cancel(timer)
+            participants[index].channelTimers[peer] = nil
+        }
         guard let deadline = participants[index].channels[peer]?.nextDeadline else { return }
-        if let timer = participants[index].channelTimers[peer] { scheduler.cancel(timer) }
         let at = max(participants[index].clock.trueTime(atLocalTime: deadline), now)
         participants[index].channelTimers[peer] = scheduler.schedule(.channelTick(index, peer: peer), at: at)
     }

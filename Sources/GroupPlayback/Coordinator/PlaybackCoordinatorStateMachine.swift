@@ -478,10 +478,13 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// suspensions, waits and the group's state, and tells the others about its ads.
     public mutating func updateMapping(_ mapping: CoordinatedTimeMapping, at groupTime: Duration) -> [Action] {
         guard mapping != self.mapping else { return [] }
+        let before = (self.mapping.contentDuration, self.mapping.sharedBreakDurations, self.mapping.localBreakSchedule)
         self.mapping = mapping
         guard currentItemIdentifier != nil else { return [] }
-        var actions = publish(at: groupTime)
-        if let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .all)) }
+        // Tell the others only what they see of it: in a large group every message reaches all.
+        var actions: [Action] = []
+        if before.0 != mapping.contentDuration || before.1 != mapping.sharedBreakDurations { actions += publish(at: groupTime) }
+        if before.2 != mapping.localBreakSchedule, let schedule = localSchedule { actions.append(.send(.adSchedule(schedule), to: .all)) }
         actions += checkMismatches()
         rebuildTimeline()
         return actions
