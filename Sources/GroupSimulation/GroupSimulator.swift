@@ -286,7 +286,7 @@ public struct GroupSimulator {
         guard base.hasSuffix(".m3u8") || base.hasSuffix(".json") else {
             return (.success(LoadedResource(bytes: [0x47], url: request.url, elapsed: .milliseconds(120))), latency + .milliseconds(100))
         }
-        let wallClock = origin.liveStartDate.adding(MediaTime(seconds: 120) + Self.mediaTime(now))
+        let wallClock = origin.liveStartDate.adding(MediaTime(seconds: 120) + MediaTime(now))
         let response = origin.respond(to: OriginRequest(target: String(path), baseURL: originBase), at: wallClock)
         guard response.status == 200 else {
             let kind: LoadError.Kind = response.status == 404 ? .notFound : .httpStatus
@@ -295,10 +295,6 @@ public struct GroupSimulator {
         return (.success(LoadedResource(bytes: response.body, url: request.url, elapsed: latency)), latency)
     }
 
-    static func mediaTime(_ duration: Duration) -> MediaTime {
-        let (seconds, attoseconds) = duration.components
-        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
-    }
 
     /// A player event: to the binding (once the item is coordinated), and to the statistics.
     func log(_ index: Int, _ text: @autoclosure () -> String) {

@@ -89,7 +89,7 @@ struct PlayReport: Sendable {
     /// Adds the stretch played since the last change, restarting the stretch at `now`.
     private mutating func closePlaying(at now: Duration) {
         guard let since = playingSince, since < now else { return }
-        let elapsed = PlayTime.mediaTime(now - since)
+        let elapsed = MediaTime(now - since)
         if let (numerator, denominator) = Self.fraction(rate), let played = elapsed.multiplied(byRatio: numerator, denominator) {
             primaryPlayed += played
         }

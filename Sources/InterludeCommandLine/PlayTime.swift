@@ -39,11 +39,6 @@ enum PlayTime {
         .nanoseconds(time.floorUnits(timescale: 1_000_000_000) ?? 0)
     }
 
-    /// A host duration as a media time, to the nanosecond.
-    static func mediaTime(_ duration: Duration) -> MediaTime {
-        let (seconds, attoseconds) = duration.components
-        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
-    }
 
     /// `m:ss.fff` or `h:mm:ss.fff` with `digits` fractional digits (truncated); `--:--` for a
     /// time that is not a number (an indefinite duration).
@@ -65,5 +60,5 @@ enum PlayTime {
     }
 
     /// A host duration as ``clock(_:digits:)`` writes it.
-    static func clock(_ duration: Duration, digits: Int = 3) -> String { clock(mediaTime(duration), digits: digits) }
+    static func clock(_ duration: Duration, digits: Int = 3) -> String { clock(MediaTime(duration), digits: digits) }
 }

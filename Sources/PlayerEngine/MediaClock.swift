@@ -34,7 +34,7 @@ public struct MediaClock: Sendable, Hashable {
     /// The item time at a host time (never before the anchor when playing forward).
     public func itemTime(atHost host: Duration) -> MediaTime {
         guard rateNumerator != 0 else { return anchorItem }
-        let elapsed = Self.mediaTime(host - anchorHost)
+        let elapsed = MediaTime(host - anchorHost)
         guard rateNumerator != rateDenominator else { return Self.sum(anchorItem, elapsed) }
         // A rate such as 1.00005 makes an exact product with a large timescale: keep nanoseconds.
         var advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator) ?? .zero
@@ -52,7 +52,7 @@ public struct MediaClock: Sendable, Hashable {
 
     /// Changes the rate at `host`, keeping the position continuous.
     public mutating func setRate(_ rate: Double, atHost host: Duration) {
-        let (numerator, denominator) = Self.fraction(rate)
+        let (numerator, denominator) = MediaTime.ratio(approximating: rate)
         setRate(numerator: numerator, denominator: denominator, atHost: host)
     }
 
@@ -85,23 +85,5 @@ public struct MediaClock: Sendable, Hashable {
         let exact = MediaTime(value: nanoseconds, timescale: 1_000_000_000)
         let adjust: Int64 = exact < hostDelta ? 1 : 0
         return anchorHost + .nanoseconds(nanoseconds + adjust)
-    }
-
-    /// A `Duration` as an exact media time (nanosecond resolution).
-    static func mediaTime(_ duration: Duration) -> MediaTime {
-        let (seconds, attoseconds) = duration.components
-        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
-    }
-
-    /// A rate as a fraction with a denominator up to a million (exact for rates written with up to
-    /// six decimals, such as 1.05 or 0.5).
-    static func fraction(_ rate: Double) -> (Int64, Int64) {
-        guard rate.isFinite else { return (0, 1) }
-        let denominator: Int64 = 1_000_000
-        let numerator = Int64((rate * Double(denominator)).rounded())
-        var (a, b) = (abs(numerator), denominator)
-        while b != 0 { (a, b) = (b, a % b) }
-        let divisor = max(a, 1)
-        return (numerator / divisor, denominator / divisor)
     }
 }

@@ -271,11 +271,8 @@ extension PlaybackMachine {
         if status == .playing, current == nil, let anchor = pendingAnchor, scheduledStart == nil {
             // Honour the anchor now that media is here: start where it says playback is by now.
             pendingAnchor = nil
-            let (numerator, denominator) = MediaClock.fraction(anchor.rate)
             let elapsed = now - anchor.hostTime
-            if elapsed > .zero, let advance = MediaClock.mediaTime(elapsed).multiplied(byRatio: numerator, denominator),
-                let converted = advance.converted(toTimescale: 1_000_000_000)
-            {
+            if elapsed > .zero, let converted = MediaTime(advancing: elapsed, atRate: anchor.rate).converted(toTimescale: 1_000_000_000) {
                 let target = MediaClock.sum(anchor.time, converted)
                 if target != time, let pipeline = primary, pipeline.buffer.bufferedAhead(of: target) > .zero {
                     clock.seek(to: target, atHost: now)

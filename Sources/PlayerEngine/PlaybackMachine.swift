@@ -291,8 +291,7 @@ public struct PlaybackMachine: Sendable {
         var destination = position
         if !(now < hostTime) {
             // The anchor is past: playback should be this far along by now.
-            let (numerator, denominator) = MediaClock.fraction(rate)
-            let advance = MediaClock.mediaTime(now - hostTime).multiplied(byRatio: numerator, denominator) ?? .zero
+            let advance = MediaTime(advancing: now - hostTime, atRate: rate)
             switch position {
             case .primary(let time): destination = .primary(time + advance)
             case .interstitial(let eventID, let offset): destination = .interstitial(eventID: eventID, offset: offset + advance)

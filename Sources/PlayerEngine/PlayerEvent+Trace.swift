@@ -11,9 +11,7 @@ extension PlayerEvent {
     }
 
     static func number(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        return MediaTime(value: nanoseconds, timescale: 1_000_000_000).decimalString(fallbackDigits: 9)
+        MediaTime(duration).decimalString(fallbackDigits: 9)
     }
 
     static func number(_ time: MediaTime) -> String {

@@ -32,7 +32,7 @@ public struct PlaylistReloadPolicy: Sendable, Hashable {
         case .unchanged: unchangedCount += 1
         }
         if let part = playlist.partInformation?.partTarget, playlist.serverControl?.canBlockReload == true {
-            return Self.duration(part)
+            return Duration(rounding: part)
         }
         // A missing or unreadable EXT-X-TARGETDURATION (0 after a lenient parse) must not make the
         // player reload at once, forever.
@@ -43,8 +43,4 @@ public struct PlaylistReloadPolicy: Sendable, Hashable {
     /// Whether the playlist has stopped changing for longer than the limit.
     public var hasStalled: Bool { unchangedCount >= unchangedLimit }
 
-    static func duration(_ time: MediaTime) -> Duration {
-        guard let nanoseconds = time.converted(toTimescale: 1_000_000_000)?.value else { return .zero }
-        return .nanoseconds(nanoseconds)
-    }
 }

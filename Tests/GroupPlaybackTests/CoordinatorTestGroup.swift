@@ -11,12 +11,6 @@ func t(_ decimal: String) -> MediaTime { MediaTime(decimal: decimal)! }
 /// Whole seconds as an exact media time.
 func t(_ seconds: Int64) -> MediaTime { MediaTime(seconds: seconds) }
 
-/// A `Duration` as an exact media time.
-func media(_ duration: Duration) -> MediaTime {
-    let (seconds, attoseconds) = duration.components
-    return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
-}
-
 /// A player that does what the coordinator tells it, exactly, on the group clock: it plays its
 /// item linearly (through its stitched ads), stands still when told to pause or wait, and has an
 /// optional clock error (`clockRate`, 1.0001 runs 100 ppm fast).
@@ -39,7 +33,7 @@ struct SimulatedPlayer {
         guard mode == .playing, groupTime > anchorGroupTime else { return anchorTime }
         let effective = rate * multiplier * clockRate
         let (numerator, denominator) = Self.fraction(effective)
-        return anchorTime + media(groupTime - anchorGroupTime).multiplied(byRatio: numerator, denominator)!
+        return anchorTime + MediaTime(groupTime - anchorGroupTime).multiplied(byRatio: numerator, denominator)!
     }
 
     static func fraction(_ rate: Double) -> (Int64, Int64) {

@@ -25,7 +25,7 @@ struct OriginPlaybackTests {
         let library = try MediaLibrary.load(directory: media, configuration: .default)
         let origin = try Origin(configuration: .default, library: library, liveStartDate: liveStart)
         let server = OriginServer(origin: origin, configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0),
-                                  wallClock: { liveStart.adding(MediaTime(seconds: 100) + MediaClockSeconds.of(clock.now.offset)) })
+                                  wallClock: { liveStart.adding(MediaTime(seconds: 100) + MediaTime(clock.now.offset)) })
         let log = EventLog()
         let player = Player(clock: clock, loader: URLSessionResourceLoader(timeout: 10), executor: executor)
         player.addEventHandler { log.append($0) }
@@ -145,10 +145,3 @@ struct OriginPlaybackTests {
     }
 }
 
-/// Seconds of a `Duration` as an exact media time.
-enum MediaClockSeconds {
-    static func of(_ duration: Duration) -> MediaTime {
-        let (seconds, attoseconds) = duration.components
-        return MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
-    }
-}
