@@ -116,6 +116,17 @@ struct Pipeline: Sendable {
         access[access.count - 1].transferDuration += elapsed
     }
 
+    /// When the next segment should start loading for a playhead at `time` moving on `clock`: when
+    /// the buffer ahead drops to the forward target (also when the playhead is already there, as
+    /// after a resumption). `nil` while a load or a retry is pending, or when everything the
+    /// playlist lists is loaded.
+    func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on clock: MediaClock) -> Duration? {
+        guard segmentRequest == nil, segmentRetryAt == nil, let timeline, bufferEnd < timeline.end else { return nil }
+        let point = bufferEnd - buffer.forwardTarget
+        guard !(point < time), let at = clock.hostTime(whenItemReaches: point) else { return nil }
+        return at + .nanoseconds(1)
+    }
+
     /// The segment to fetch next for a playhead at `time`, with its request.
     func nextFetch(at time: MediaTime) -> (index: Int, range: MediaTimeRange, request: ResourceRequest, mapURI: String?)? {
         guard segmentRequest == nil, segmentRetryAt == nil, let timeline, let playlist, let mediaURL else { return nil }

@@ -111,12 +111,7 @@ extension PlaybackMachine {
         } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
             due.append((at, .primaryDry))
         }
-        if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
-            // At the point itself the buffer holds exactly the target and wants nothing yet: the
-            // fetch falls due just after it (a resumption can land the playhead right there).
-            let point = bufferEnd - pipeline.buffer.forwardTarget
-            if !(point < time), let at = clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .primaryFetch)) }
-        }
+        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { due.append((at, .primaryFetch)) }
         let lead = configuration.assetListLead
         for scheduled in breaks where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = scheduled.start - lead
@@ -134,10 +129,7 @@ extension PlaybackMachine {
         let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
         if let at = playing.clock.hostTime(whenItemReaches: end) { due.append((at, .assetEnd)) }
         if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { due.append((at, .assetDry)) }
-        if pipeline.segmentRequest == nil, pipeline.segmentRetryAt == nil, let timeline = pipeline.timeline, bufferEnd < timeline.end {
-            let point = bufferEnd - pipeline.buffer.forwardTarget
-            if !(point < time), let at = playing.clock.hostTime(whenItemReaches: point) { due.append((at + .nanoseconds(1), .assetFetch)) }
-        }
+        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: playing.clock) { due.append((at, .assetFetch)) }
         if let skip = effectiveSkipControl(playing) {
             let offset = breakOffset(playing)
             for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
