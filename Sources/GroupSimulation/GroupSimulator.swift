@@ -27,7 +27,10 @@ public struct GroupSimulator {
         case action(Int)
     }
 
-    struct Participant {
+    /// One participant's whole state. A class: the simulator reaches into it at every event, and a
+    /// reference costs one retain where an array of structs would copy the player and coordinator
+    /// out and back.
+    final class Participant {
         let spec: SimulationScenario.Participant
         let name: String
         let peer: PeerID
@@ -36,8 +39,10 @@ public struct GroupSimulator {
         var machine: PlaybackMachine
         var binding: PlayerCoordinationBinding
         var estimator: GroupClockEstimator
-        var channels: [Int: ReliableChannel<CoordinationMessage>] = [:]
-        var channelTimers: [Int: SimulationScheduler<Event>.EventID] = [:]
+        /// The reliable channel to each other participant, by index (made at the first message).
+        var channels: [ReliableChannel<CoordinationMessage>?]
+        /// Each channel's timer and when it fires.
+        var channelTimers: [(id: SimulationScheduler<Event>.EventID, at: Duration)?]
         var playerTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
         var coordinatorTimer: (id: SimulationScheduler<Event>.EventID, at: Duration, groupDeadline: Duration)?
         var isConnected = false
@@ -46,6 +51,21 @@ public struct GroupSimulator {
         var itemGeneration = 0
         var stats = ParticipantStatistics()
         var lastCoordinated: MediaTime?
+
+        init(spec: SimulationScenario.Participant, peer: PeerID, url: String, clock: DriftingClock, machine: PlaybackMachine,
+             binding: PlayerCoordinationBinding, estimator: GroupClockEstimator, groupSize: Int)
+        {
+            self.spec = spec
+            name = spec.name
+            self.peer = peer
+            self.url = url
+            self.clock = clock
+            self.machine = machine
+            self.binding = binding
+            self.estimator = estimator
+            channels = Array(repeating: nil, count: groupSize)
+            channelTimers = Array(repeating: nil, count: groupSize)
+        }
     }
 
     struct ParticipantStatistics {
@@ -125,9 +145,10 @@ public struct GroupSimulator {
             let kind = spec.kind ?? "vod"
             let url = "\(originBase)/\(kind)/\(spec.stream ?? "movie")/\(spec.viewer ?? spec.name)/main.m3u8"
             participants.append(Participant(
-                spec: spec, name: spec.name, peer: peer, url: url, clock: clock,
+                spec: spec, peer: peer, url: url, clock: clock,
                 machine: PlaybackMachine(configuration: configuration), binding: binding,
-                estimator: GroupClockEstimator(configuration: clockConfiguration, startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero))))
+                estimator: GroupClockEstimator(configuration: clockConfiguration, startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero)),
+                groupSize: scenario.participants.count))
         }
         for partition in scenario.network?.partitions ?? [] {
             guard let index = scenario.participants.firstIndex(where: { $0.name == partition.participant }) else { continue }
@@ -190,9 +211,9 @@ public struct GroupSimulator {
             feed(index, .loadFinished(id: id, result: result))
         case .frame(let to, let from, let frame):
             guard !participants[to].hasLeft else { return }
-            var channel = participants[to].channels[from] ?? ReliableChannel(configuration: channelConfiguration)
-            let output = channel.receive(frame, at: localTime(to))
-            participants[to].channels[from] = channel
+            let receiver = participants[to]
+            if receiver.channels[from] == nil { receiver.channels[from] = ReliableChannel(configuration: channelConfiguration) }
+            let output = receiver.channels[from]!.receive(frame, at: localTime(to))
             transmit(output.frames, from: to, to: from)
             scheduleChannelTick(to, peer: from)
             if let clock = participants[to].estimator.estimate, participants[to].isConnected {
@@ -203,10 +224,10 @@ public struct GroupSimulator {
             }
             rescheduleTimers(to)
         case .channelTick(let index, let peer):
-            participants[index].channelTimers[peer] = nil
-            guard var channel = participants[index].channels[peer] else { return }
-            let output = channel.tick(at: localTime(index))
-            participants[index].channels[peer] = channel
+            let participant = participants[index]
+            participant.channelTimers[peer] = nil
+            guard participant.channels[peer] != nil else { return }
+            let output = participant.channels[peer]!.tick(at: localTime(index))
             transmit(output.frames, from: index, to: peer)
             scheduleChannelTick(index, peer: peer)
         case .observe(let index):
@@ -366,9 +387,9 @@ public struct GroupSimulator {
 
     mutating func send(_ message: CoordinationMessage, from index: Int, to target: Int) {
         guard !participants[index].hasLeft else { return }
-        var channel = participants[index].channels[target] ?? ReliableChannel(configuration: channelConfiguration)
-        let output = channel.send(message, at: localTime(index))
-        participants[index].channels[target] = channel
+        let sender = participants[index]
+        if sender.channels[target] == nil { sender.channels[target] = ReliableChannel(configuration: channelConfiguration) }
+        let output = sender.channels[target]!.send(message, at: localTime(index))
         transmit(output.frames, from: index, to: target)
         scheduleChannelTick(index, peer: target)
     }
@@ -379,14 +400,23 @@ public struct GroupSimulator {
         }
     }
 
+    /// Sets the channel's timer for its next deadline. A timer already set for that time or earlier
+    /// is kept: one that fires early ticks a channel with nothing due, which then sets it again.
     mutating func scheduleChannelTick(_ index: Int, peer: Int) {
-        if let timer = participants[index].channelTimers[peer] {
-            scheduler.cancel(timer)
-            participants[index].channelTimers[peer] = nil
+        let participant = participants[index]
+        guard let deadline = participant.channels[peer]?.nextDeadline else {
+            if let timer = participant.channelTimers[peer] {
+                scheduler.cancel(timer.id)
+                participant.channelTimers[peer] = nil
+            }
+            return
         }
-        guard let deadline = participants[index].channels[peer]?.nextDeadline else { return }
-        let at = max(participants[index].clock.trueTime(atLocalTime: deadline), now)
-        participants[index].channelTimers[peer] = scheduler.schedule(.channelTick(index, peer: peer), at: at)
+        let at = max(participant.clock.trueTime(atLocalTime: deadline), now)
+        if let timer = participant.channelTimers[peer] {
+            if !(at < timer.at) { return }
+            scheduler.cancel(timer.id)
+        }
+        participant.channelTimers[peer] = (scheduler.schedule(.channelTick(index, peer: peer), at: at), at)
     }
 
     mutating func rescheduleTimers(_ index: Int) {
@@ -439,7 +469,7 @@ public struct GroupSimulator {
         case "rejoin":
             participants[index].hasLeft = false
             participants[index].isConnected = true
-            participants[index].channels = [:]
+            participants[index].channels = Array(repeating: nil, count: participants.count)
             for other in participants.indices where other != index { participants[other].channels[index] = nil }
             if let clock = participants[index].estimator.estimate {
                 apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))

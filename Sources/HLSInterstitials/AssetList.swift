@@ -285,7 +285,9 @@ public enum InterstitialRequest {
 public enum URIResolution {
     /// `reference` resolved against `base`; unchanged when it is absolute or there is no base.
     public static func resolve(_ reference: String, against base: String?) -> String {
-        guard let base, !isAbsolute(reference) else { return reference }
+        guard let base else { return reference }
+        if let resolved = resolveFileName(reference, against: base) { return resolved }
+        guard !isAbsolute(reference) else { return reference }
         guard let schemeEnd = base.firstRange(of: "://") else { return reference }
         let scheme = String(base[..<schemeEnd.lowerBound])
         let afterScheme = base[schemeEnd.upperBound...]
@@ -314,6 +316,35 @@ public enum URIResolution {
             path = directory + body
         }
         return scheme + "://" + authority + removeDotSegments(path) + suffix
+    }
+
+    /// The common case of media playlists, a plain file name beside the base (`seg12.ts`), joined
+    /// without the general algorithm's work; `nil` for any other reference, or a base whose path
+    /// has dot segments, which the general algorithm handles.
+    static func resolveFileName(_ reference: String, against base: String) -> String? {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var onlyDots = true
+        for byte in reference.utf8 {
+            switch byte {
+            case slash, UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"): return nil
+            case dot: break
+            default: onlyDots = false
+            }
+        }
+        guard !onlyDots else { return nil }  // empty, "." or "..": the general case
+        let bytes = base.utf8
+        guard let schemeEnd = bytes.firstRange(of: "://".utf8) else { return nil }
+        let path = bytes[schemeEnd.upperBound...]
+        let end = path.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? path.endIndex
+        let beforeQuery = path[..<end]
+        // Without a slash after the authority, the path is empty and the general case applies.
+        guard let lastSlash = beforeQuery.lastIndex(of: slash) else { return nil }
+        var previous: UInt8 = 0
+        for byte in beforeQuery[...lastSlash] {
+            if previous == slash, byte == dot { return nil }
+            previous = byte
+        }
+        return String(base[..<base.utf8.index(after: lastSlash)]) + reference
     }
 
     /// Whether `uri` has a scheme (`http:`, `https:`, `data:`, `file:` …).

@@ -78,7 +78,7 @@ extension PlaybackMachine {
         guard schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
         let lead = configuration.assetListLead
-        for scheduled in breaks where scheduled.event.assetListURI != nil {
+        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil {
             guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
             guard !(anchor < scheduled.start - lead) else { break }
             var joinOffset: MediaTime?

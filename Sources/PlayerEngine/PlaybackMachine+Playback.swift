@@ -80,61 +80,69 @@ extension PlaybackMachine {
 
     // MARK: The passage of time
 
-    /// Everything that falls due, soonest first in the order listed for equal times.
-    func dueEvents() -> [(at: Duration, due: Due)] {
-        var due: [(at: Duration, due: Due)] = []
-        guard item != nil, !isFailed else { return due }
-        // Observers first: at equal times they see the time reached before what happens then.
-        for (index, observer) in observers.enumerated() {
-            if let at = observerDeadline(observer) { due.append((at, .observer(index))) }
+    /// What falls due first: the soonest deadline, and of equal ones the first listed by
+    /// ``visitDeadlines(_:)``. Computed without allocating (it runs at every input).
+    func earliestDue() -> (at: Duration, due: Due)? {
+        var earliest: (at: Duration, due: Due)?
+        visitDeadlines { at, due in
+            if earliest.map({ at < $0.at }) ?? true { earliest = (at, due) }
         }
-        if let start = scheduledStart { due.append((start.at, .scheduledStart)) }
-        if let first = retries.map(\.at).min() { due.append((first, .retry)) }
-        if let reload = primary?.nextReload, primary?.playlistRequest == nil { due.append((reload, .reload(.primary))) }
-        if let playing = current {
-            appendAssetDeadlines(playing, into: &due)
-        } else if let pipeline = primary, pipeline.isReady, scheduledStart == nil {
-            appendPrimaryDeadlines(pipeline, into: &due)
-        }
-        return due
+        return earliest
     }
 
-    func appendPrimaryDeadlines(_ pipeline: Pipeline, into due: inout [(at: Duration, due: Due)]) {
-        guard clock.rateNumerator > 0 else { return }
+    /// Calls `visit` with everything that will fall due as things stand, each with its host time.
+    /// Observers come first: at equal times they see the time reached before what happens then.
+    func visitDeadlines(_ visit: (Duration, Due) -> Void) {
+        guard item != nil, !isFailed else { return }
+        for (index, observer) in observers.enumerated() {
+            if let at = observerDeadline(observer) { visit(at, .observer(index)) }
+        }
+        if let start = scheduledStart { visit(start.at, .scheduledStart) }
+        if let first = retries.lazy.map(\.at).min() { visit(first, .retry) }
+        if let reload = primary?.nextReload, primary?.playlistRequest == nil { visit(reload, .reload(.primary)) }
+        if current != nil {
+            visitAssetDeadlines(visit)
+        } else if primary?.isReady == true, scheduledStart == nil {
+            visitPrimaryDeadlines(visit)
+        }
+    }
+
+    func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
+        guard clock.rateNumerator > 0, let pipeline = primary else { return }
         let time = primaryPosition
         if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
-            due.append((at, .breakStart(next.id)))
+            visit(at, .breakStart(next.id))
         }
         let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
         if let end = pipeline.end, !(bufferEnd < end) {
-            if let at = clock.hostTime(whenItemReaches: end) { due.append((at, .primaryEnd)) }
+            if let at = clock.hostTime(whenItemReaches: end) { visit(at, .primaryEnd) }
         } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
-            due.append((at, .primaryDry))
+            visit(at, .primaryDry)
         }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { due.append((at, .primaryFetch)) }
+        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
         let lead = configuration.assetListLead
-        for scheduled in breaks where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
+        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = scheduled.start - lead
             if time < point, let at = clock.hostTime(whenItemReaches: point) {
-                due.append((at, .assetListLead))
+                visit(at, .assetListLead)
                 break
             }
         }
     }
 
-    func appendAssetDeadlines(_ playing: BreakPlayback, into due: inout [(at: Duration, due: Due)]) {
-        guard let pipeline = playing.pipeline, pipeline.isReady, playing.clock.rateNumerator > 0 else { return }
+    func visitAssetDeadlines(_ visit: (Duration, Due) -> Void) {
+        guard let playing = current, let pipeline = playing.pipeline, pipeline.isReady, playing.clock.rateNumerator > 0 else { return }
         let time = playing.clock.itemTime(atHost: now)
         let end = assetEnd(playing, pipeline)
         let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
-        if let at = playing.clock.hostTime(whenItemReaches: end) { due.append((at, .assetEnd)) }
-        if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { due.append((at, .assetDry)) }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: playing.clock) { due.append((at, .assetFetch)) }
+        if let at = playing.clock.hostTime(whenItemReaches: end) { visit(at, .assetEnd) }
+        if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { visit(at, .assetDry) }
+        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: playing.clock) { visit(at, .assetFetch) }
         if let skip = effectiveSkipControl(playing) {
             let offset = breakOffset(playing)
             for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
                 if let at = playing.clock.hostTime(whenItemReaches: edge - playing.assetStartOffset) {
-                    due.append((at, .skipChange))
+                    visit(at, .skipChange)
                     break
                 }
             }
@@ -160,9 +168,7 @@ extension PlaybackMachine {
         var guardCount = 0
         while guardCount < 100_000 {
             guardCount += 1
-            let due = dueEvents()
-            guard let next = due.indices.min(by: { due[$0].at < due[$1].at }), !(time < due[next].at) else { break }
-            let event = due[next]
+            guard let event = earliestDue(), !(time < event.at) else { break }
             if now < event.at { now = event.at }
             handleDue(event.due)
             settle()
@@ -241,7 +247,15 @@ extension PlaybackMachine {
 
     /// The first break not yet played in this pass.
     func nextBreak() -> InterstitialSchedule.Break? {
-        breaks.first { !consumed.contains($0.id) }
+        nextBreakIndex.map { breaks[$0] }
+    }
+
+    /// The breaks from the first not consumed on (every earlier one is consumed).
+    var breaksNotConsumed: ArraySlice<InterstitialSchedule.Break> { breaks[(nextBreakIndex ?? breaks.endIndex)...] }
+
+    /// Keeps ``nextBreakIndex`` as `breaks` and `consumed` change.
+    mutating func updateNextBreakIndex() {
+        nextBreakIndex = breaks.firstIndex { !consumed.contains($0.id) }
     }
 
     mutating func syncTimeControl() {

@@ -155,12 +155,18 @@ public struct PlaybackMachine: Sendable {
     var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
     var assetListRequests: [String: UInt64] = [:]
     var playedOnce: Set<String> = []
-    var consumed: Set<String> = []
+    var consumed: Set<String> = [] {
+        didSet { updateNextBreakIndex() }
+    }
     var schedule: InterstitialSchedule? {
         didSet { breaks = schedule?.breaks ?? [] }
     }
     /// The schedule's breaks, in order (kept: the schedule computes them on each access).
-    var breaks: [InterstitialSchedule.Break] = []
+    var breaks: [InterstitialSchedule.Break] = [] {
+        didSet { updateNextBreakIndex() }
+    }
+    /// The index in `breaks` of the first break not consumed (kept: asked at every input).
+    var nextBreakIndex: Int?
     var lastSegments: [IntegratedTimeline.Segment] = []
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
@@ -194,7 +200,7 @@ public struct PlaybackMachine: Sendable {
         self.now = now
         apply(input)
         settle()
-        cachedNextWake = dueEvents().map(\.at).min()
+        cachedNextWake = earliestDue()?.at
         let result = actions
         actions = []
         return result

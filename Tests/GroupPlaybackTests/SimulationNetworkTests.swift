@@ -110,6 +110,24 @@ import Testing
         #expect(scheduler.nextEventTime == .seconds(5))
     }
 
+    @Test("cancelling an event that already came out, or twice, leaves the event now in its place alone")
+    func cancelIsPrecise() {
+        var scheduler = SimulationScheduler<String>()
+        let first = scheduler.schedule("first", at: .seconds(1))
+        #expect(scheduler.next()?.event == "first")
+        let second = scheduler.schedule("second", at: .seconds(2))  // reuses the freed place
+        scheduler.cancel(first)
+        let third = scheduler.schedule("third", at: .seconds(3))
+        scheduler.cancel(third)
+        scheduler.cancel(third)
+        let fourth = scheduler.schedule("fourth", at: .seconds(4))  // reuses the cancelled one's place
+        scheduler.cancel(third)
+        var seen: [String] = []
+        while let (_, event) = scheduler.next() { seen.append(event) }
+        #expect(seen == ["second", "fourth"])
+        #expect(second < fourth)
+    }
+
     @Test("a hundred thousand random events come out sorted (the heap keeps its order)")
     func heapProperty() {
         var random = SimulationRandom(seed: 8)

@@ -187,6 +187,16 @@ struct AssetListTests {
         #expect(URIResolution.resolve(reference, against: "http://a/b/c/d;p?q") == expected)
     }
 
+    @Test("a segment's file name resolves beside its playlist, whatever the base's shape", arguments: [
+        ("http://a/b/c/main.m3u8", "http://a/b/c/seg1.ts"), ("http://a/b/c/main.m3u8?token=1#top", "http://a/b/c/seg1.ts"),
+        ("http://a", "http://a/seg1.ts"), ("http://a/", "http://a/seg1.ts"), ("http://a?q", "http://a/seg1.ts"),
+        ("http://a/b/../c/main.m3u8", "http://a/c/seg1.ts"), ("http://a/b/./c/", "http://a/b/c/seg1.ts"),
+        ("file:///tmp/x/main.m3u8", "file:///tmp/x/seg1.ts"), ("http://a/b/.hidden/main.m3u8", "http://a/b/.hidden/seg1.ts"),
+    ])
+    func fileNameBesidePlaylist(base: String, expected: String) {
+        #expect(URIResolution.resolve("seg1.ts", against: base) == expected)
+    }
+
     @Test("absolute URIs and references without a base are left alone")
     func absoluteUnchanged() {
         #expect(URIResolution.resolve("https://ads.example.com/a.m3u8", against: "http://a/b/c") == "https://ads.example.com/a.m3u8")

@@ -221,14 +221,10 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     private var waitLimits: [CoordinatedPlaybackSuspension.Reason: Duration] = [:]
     private var states: [String: CoordinatedPlaybackState] = [:]
     private var counters: [String: UInt64] = [:]
-    private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:] {
-        didSet {
-            // Kept sorted so that `otherParticipants` costs no sort (large groups update often).
-            // Participants are added or removed one at a time: the count tells.
-            if remotes.count != sortedRemoteIDs.count { sortedRemoteIDs = remotes.keys.sorted() }
-        }
-    }
-    private var sortedRemoteIDs: [CoordinatedPlaybackParticipant.ID] = []
+    private var remotes: [CoordinatedPlaybackParticipant.ID: ParticipantStateUpdate] = [:]
+    /// `otherParticipants`, kept sorted by identifier and changed one participant at a time as
+    /// `remotes` changes: large groups report it at every break of every participant.
+    private var others: [CoordinatedPlaybackParticipant] = []
     private var schedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] = [:]
     private var suspensions: [CoordinatedPlaybackSuspension] = []
     private var nextSuspensionID = 1
@@ -261,8 +257,26 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     }
 
     /// The other participants, by identifier.
-    public var otherParticipants: [CoordinatedPlaybackParticipant] {
-        sortedRemoteIDs.compactMap { remotes[$0]?.participantDescription }
+    public var otherParticipants: [CoordinatedPlaybackParticipant] { others }
+
+    /// Sets (or, with `nil`, removes) a participant's latest state, keeping ``otherParticipants``.
+    private mutating func setRemote(_ update: ParticipantStateUpdate?, for participant: CoordinatedPlaybackParticipant.ID) {
+        remotes[participant] = update
+        var low = 0
+        var high = others.count
+        while low < high {
+            let middle = (low + high) / 2
+            if others[middle].id < participant { low = middle + 1 } else { high = middle }
+        }
+        let isPresent = low < others.count && others[low].id == participant
+        switch (update, isPresent) {
+        case (let update?, true):
+            let description = update.participantDescription
+            if others[low] != description { others[low] = description }
+        case (let update?, false): others.insert(update.participantDescription, at: low)
+        case (nil, true): others.remove(at: low)
+        case (nil, false): break
+        }
     }
 
     /// How many participants a group may have before the coordinator stops waiting out suspensions
@@ -396,11 +410,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             for index in update.waitIntervals.indices where update.waitIntervals[index].end == nil {
                 update.waitIntervals[index].end = groupTime
             }
-            remotes[participant] = update
+            setRemote(update, for: participant)
             rebuildTimeline()
             actions += reanchorIfNeeded(removing: participant, at: groupTime)
         }
-        remotes[participant] = nil
+        setRemote(nil, for: participant)
         schedules[participant] = nil
         rebuildTimeline()
         actions.append(.event(.otherParticipantsChanged(otherParticipants)))
@@ -808,7 +822,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         // Large groups: each update costs what it changes, not the size of the group.
         let itemChanged = previous?.itemIdentifier != update.itemIdentifier
         let sizeBefore = itemChanged ? groupSize() : 0
-        remotes[update.participant] = update
+        setRemote(update, for: update.participant)
         if previous?.participantDescription != update.participantDescription {
             actions.append(.event(.otherParticipantsChanged(otherParticipants)))
         }

@@ -8,28 +8,45 @@
 ///     scheduler.schedule(.tick(peer), at: .seconds(1))
 ///     while let (time, event) = scheduler.next(through: .seconds(7200)) { handle(event, at: time) }
 ///
-/// A binary heap: O(log n) to schedule and to pop, O(1) to cancel (cancelled events are skipped
-/// when they come up).
+/// A binary heap of plain keys (time, order, slot): O(log n) to schedule and to pop, O(1) to
+/// cancel. The events themselves wait in a slab beside the heap, so sifting moves three integers and
+/// never retains or releases what an event carries; a cancelled event frees its slot at once and
+/// its key is skipped when it comes up.
 public struct SimulationScheduler<Event> {
     /// Names a scheduled event, to cancel it.
     public struct EventID: Sendable, Hashable, Comparable {
         @usableFromInline let order: UInt64
-        @inlinable init(order: UInt64) { self.order = order }
+        @usableFromInline let slot: Int32
+        @inlinable init(order: UInt64, slot: Int32) {
+            self.order = order
+            self.slot = slot
+        }
         /// Scheduled earlier first.
         @inlinable public static func < (lhs: EventID, rhs: EventID) -> Bool { lhs.order < rhs.order }
     }
 
-    @usableFromInline struct Entry {
+    @usableFromInline struct Key {
         @usableFromInline var time: Duration
         @usableFromInline var order: UInt64
-        @usableFromInline var event: Event
-        @inlinable init(time: Duration, order: UInt64, event: Event) {
+        @usableFromInline var slot: Int32
+        @inlinable init(time: Duration, order: UInt64, slot: Int32) {
             self.time = time
+            self.order = order
+            self.slot = slot
+        }
+
+        @inlinable func precedes(_ other: Key) -> Bool { time < other.time || (time == other.time && order < other.order) }
+    }
+
+    @usableFromInline struct Slot {
+        /// The order of the event waiting in the slot (`UInt64.max` when none waits); a key whose
+        /// order differs names an event cancelled.
+        @usableFromInline var order: UInt64
+        @usableFromInline var event: Event?
+        @inlinable init(order: UInt64, event: Event?) {
             self.order = order
             self.event = event
         }
-
-        @inlinable func precedes(_ other: Entry) -> Bool { time < other.time || (time == other.time && order < other.order) }
     }
 
     /// The current virtual time: that of the latest event popped (or the start).
@@ -39,9 +56,10 @@ public struct SimulationScheduler<Event> {
     @inlinable public var processedCount: Int { processed }
     @usableFromInline var processed = 0
 
-    @usableFromInline var heap: [Entry] = []
+    @usableFromInline var heap: [Key] = []
+    @usableFromInline var slots: [Slot] = []
+    @usableFromInline var freeSlots: [Int32] = []
     @usableFromInline var nextOrder: UInt64 = 0
-    @usableFromInline var cancelled: Set<UInt64> = []
 
     /// An empty queue at virtual time `start`.
     @inlinable public init(startingAt start: Duration = .zero) { currentTime = start }
@@ -65,9 +83,17 @@ public struct SimulationScheduler<Event> {
         precondition(time >= now, "cannot schedule an event at \(time), before now (\(now))")
         let order = nextOrder
         nextOrder += 1
-        heap.append(Entry(time: time, order: order, event: event))
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[Int(free)] = Slot(order: order, event: event)
+        } else {
+            slot = Int32(slots.count)
+            slots.append(Slot(order: order, event: event))
+        }
+        heap.append(Key(time: time, order: order, slot: slot))
         siftUp(heap.count - 1)
-        return EventID(order: order)
+        return EventID(order: order, slot: slot)
     }
 
     /// Schedules `event` `delay` from now.
@@ -78,7 +104,10 @@ public struct SimulationScheduler<Event> {
 
     /// Cancels an event that has not come out yet (no effect otherwise).
     @inlinable public mutating func cancel(_ id: EventID) {
-        if id.order < nextOrder { cancelled.insert(id.order) }
+        let index = Int(id.slot)
+        guard index < slots.count, slots[index].order == id.order else { return }
+        slots[index] = Slot(order: .max, event: nil)
+        freeSlots.append(id.slot)
     }
 
     /// Pops the next event and moves ``now`` to its time; `nil` when none is left.
@@ -99,57 +128,64 @@ public struct SimulationScheduler<Event> {
         return pop()
     }
 
+    /// Whether the key names an event still waiting (not cancelled).
+    @inlinable func isLive(_ key: Key) -> Bool { slots[Int(key.slot)].order == key.order }
+
+    /// Pops the first key; the caller has dropped cancelled ones.
     @inlinable mutating func pop() -> (time: Duration, event: Event) {
+        let top = removeFirstKey()
+        let index = Int(top.slot)
+        let event = slots[index].event.take()!
+        slots[index].order = .max
+        freeSlots.append(top.slot)
+        currentTime = top.time
+        processed += 1
+        return (top.time, event)
+    }
+
+    @inlinable mutating func removeFirstKey() -> Key {
         let top = heap[0]
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
             siftDown(0)
         }
-        currentTime = top.time
-        processed += 1
-        return (top.time, top.event)
+        return top
     }
 
     @inlinable mutating func dropCancelled() {
-        guard !cancelled.isEmpty else { return }
-        while let first = heap.first, cancelled.remove(first.order) != nil {
-            let last = heap.removeLast()
-            if !heap.isEmpty {
-                heap[0] = last
-                siftDown(0)
-            }
-        }
+        while let first = heap.first, !isLive(first) { _ = removeFirstKey() }
     }
 
     @inlinable mutating func siftUp(_ index: Int) {
         var child = index
-        let entry = heap[child]
+        let key = heap[child]
         while child > 0 {
             let parent = (child - 1) / 2
-            guard entry.precedes(heap[parent]) else { break }
+            guard key.precedes(heap[parent]) else { break }
             heap[child] = heap[parent]
             child = parent
         }
-        heap[child] = entry
+        heap[child] = key
     }
 
     @inlinable mutating func siftDown(_ index: Int) {
         var parent = index
-        let entry = heap[parent]
+        let key = heap[parent]
         let count = heap.count
         while true {
             let left = 2 * parent + 1
             guard left < count else { break }
             let right = left + 1
             let child = right < count && heap[right].precedes(heap[left]) ? right : left
-            guard heap[child].precedes(entry) else { break }
+            guard heap[child].precedes(key) else { break }
             heap[parent] = heap[child]
             parent = child
         }
-        heap[parent] = entry
+        heap[parent] = key
     }
 }
 
 extension SimulationScheduler: Sendable where Event: Sendable {}
-extension SimulationScheduler.Entry: Sendable where Event: Sendable {}
+extension SimulationScheduler.Slot: Sendable where Event: Sendable {}
+extension SimulationScheduler.Key: Sendable {}
