@@ -286,7 +286,7 @@ public enum URIResolution {
     /// `reference` resolved against `base`; unchanged when it is absolute or there is no base.
     public static func resolve(_ reference: String, against base: String?) -> String {
         guard let base else { return reference }
-        if let resolved = resolveFileName(reference, against: base) { return resolved }
+        if let resolved = resolveSimple(reference, against: base) { return resolved }
         guard !isAbsolute(reference) else { return reference }
         guard let schemeEnd = base.firstRange(of: "://") else { return reference }
         let scheme = String(base[..<schemeEnd.lowerBound])
@@ -318,33 +318,52 @@ public enum URIResolution {
         return scheme + "://" + authority + removeDotSegments(path) + suffix
     }
 
-    /// The common case of media playlists, a plain file name beside the base (`seg12.ts`), joined
-    /// without the general algorithm's work; `nil` for any other reference, or a base whose path
-    /// has dot segments, which the general algorithm handles.
-    static func resolveFileName(_ reference: String, against base: String) -> String? {
+    /// The common cases of media playlists, a file name beside the playlist (`seg12.ts`) or a path
+    /// on the same server (`/media/seg12.ts`), joined without the general algorithm's work; `nil`
+    /// for any other reference (a scheme, a query, a fragment, a network path, dot segments) and
+    /// for a base the general algorithm must handle.
+    static func resolveSimple(_ reference: String, against base: String) -> String? {
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        var onlyDots = true
-        for byte in reference.utf8 {
+        let referenceBytes = reference.utf8
+        guard let first = referenceBytes.first else { return nil }
+        // A relative reference starts a segment; an absolute path's first slash is not a `//`.
+        var previous: UInt8 = first == slash ? 0 : slash
+        for byte in referenceBytes {
             switch byte {
-            case slash, UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"), UInt8(ascii: "\\"): return nil
-            case dot: break
-            default: onlyDots = false
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"): return nil
+            case slash where previous == slash && first == slash && byte == slash: return nil  // `//`
+            case dot where previous == slash: return nil  // a segment that may be `.` or `..`
+            default: break
             }
+            previous = byte
         }
-        guard !onlyDots else { return nil }  // empty, "." or "..": the general case
+        // The base: scheme "://" authority, then its path up to a query or fragment.
         let bytes = base.utf8
-        guard let schemeEnd = bytes.firstRange(of: "://".utf8) else { return nil }
-        let path = bytes[schemeEnd.upperBound...]
-        let end = path.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? path.endIndex
-        let beforeQuery = path[..<end]
-        // Without a slash after the authority, the path is empty and the general case applies.
-        guard let lastSlash = beforeQuery.lastIndex(of: slash) else { return nil }
-        var previous: UInt8 = 0
-        for byte in beforeQuery[...lastSlash] {
+        var index = bytes.startIndex
+        var authorityStart: String.Index?
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") {
+                let rest = bytes[bytes.index(after: index)...]
+                guard rest.starts(with: [slash, slash]) else { return nil }
+                authorityStart = bytes.index(index, offsetBy: 3)
+                break
+            }
+            guard byte != slash, byte != UInt8(ascii: "?"), byte != UInt8(ascii: "#") else { return nil }
+            index = bytes.index(after: index)
+        }
+        guard let authorityStart else { return nil }
+        let afterScheme = bytes[authorityStart...]
+        let pathStart = afterScheme.firstIndex { $0 == slash || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        if first == slash { return String(base[..<pathStart]) + reference }
+        let path = bytes[pathStart...].prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        guard let lastSlash = path.lastIndex(of: slash) else { return String(base[..<pathStart]) + "/" + reference }
+        previous = 0
+        for byte in path[...lastSlash] {
             if previous == slash, byte == dot { return nil }
             previous = byte
         }
-        return String(base[..<base.utf8.index(after: lastSlash)]) + reference
+        return String(base[...lastSlash]) + reference
     }
 
     /// Whether `uri` has a scheme (`http:`, `https:`, `data:`, `file:` …).

@@ -197,6 +197,16 @@ struct AssetListTests {
         #expect(URIResolution.resolve("seg1.ts", against: base) == expected)
     }
 
+    @Test("a path on the same server replaces the base's path, query and fragment", arguments: [
+        ("/media/s/1.ts", "http://a:8080/b/c/main.m3u8?q#f", "http://a:8080/media/s/1.ts"),
+        ("/media/s/1.ts", "http://a", "http://a/media/s/1.ts"), ("/media/s/1.ts", "http://a?q", "http://a/media/s/1.ts"),
+        ("/media/../s/1.ts", "http://a/b/", "http://a/s/1.ts"), ("media/s/1.ts", "http://a/b/c", "http://a/b/media/s/1.ts"),
+        ("media/./1.ts", "http://a/b/c", "http://a/b/media/1.ts"), ("a%20b.ts", "https://u@h/x/y.m3u8", "https://u@h/x/a%20b.ts"),
+    ])
+    func pathsOnTheSameServer(reference: String, base: String, expected: String) {
+        #expect(URIResolution.resolve(reference, against: base) == expected)
+    }
+
     @Test("absolute URIs and references without a base are left alone")
     func absoluteUnchanged() {
         #expect(URIResolution.resolve("https://ads.example.com/a.m3u8", against: "http://a/b/c") == "https://ads.example.com/a.m3u8")

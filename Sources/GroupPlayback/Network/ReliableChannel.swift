@@ -135,6 +135,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     public var smoothedRoundTripTime: Duration? { smoothedRoundTrip }
 
     /// Sends `payload` after everything sent before it. Transmits at once when the window allows.
+    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func send(_ payload: Payload, at now: Duration) -> Output {
         var output = Output()
         if backlogHead == backlog.count, inFlight.count - inFlightHead < configuration.sendWindow {
@@ -147,6 +148,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Takes a frame from the other end: delivers what is now in order, processes its
     /// acknowledgement (which may free the window or reveal losses), and acknowledges.
+    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func receive(_ frame: ReliableFrame<Payload>, at now: Duration) -> Output {
         var output = Output()
         var acknowledgeNow = false
@@ -163,6 +165,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Does what is due at `now`: retransmits frames whose timeout passed, sends a delayed
     /// acknowledgement.
+    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func tick(at now: Duration) -> Output {
         var output = Output()
         for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged && inFlight[index].retransmitAt <= now {
