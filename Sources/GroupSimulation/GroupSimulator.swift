@@ -66,6 +66,11 @@ public struct GroupSimulator {
             channels = Array(repeating: nil, count: groupSize)
             channelTimers = Array(repeating: nil, count: groupSize)
         }
+
+        /// `body` with the player and its binding in place. Reading a struct stored in a class
+        /// copies it whole (every array and dictionary in it retained and released); an inout
+        /// access does not, and the simulator reads both at nearly every event.
+        func inPlace<T>(_ body: (inout PlaybackMachine, inout PlayerCoordinationBinding) -> T) -> T { body(&machine, &binding) }
     }
 
     struct ParticipantStatistics {
@@ -193,7 +198,8 @@ public struct GroupSimulator {
             network.send(Event.probeReply(index, reply), from: serverPeer, to: participants[index].peer, on: &scheduler)
         case .probeReply(let index, let reply):
             participants[index].estimator.receive(reply, at: localTime(index))
-            if participants[index].estimator.isSynchronized, participants[index].machine.itemStatus == .unknown, participants[index].machine.currentSnapshot == nil, !participants[index].isConnected {
+            let isIdle = participants[index].inPlace { machine, _ in machine.itemStatus == .unknown && machine.currentSnapshot == nil }
+            if participants[index].estimator.isSynchronized, isIdle, !participants[index].isConnected {
                 startPlayer(index)
             }
         case .playerWake(let index):
@@ -235,12 +241,10 @@ public struct GroupSimulator {
             // Every deadline of the player up to now has been handled (the scheduler runs in time
             // order), so its position now is its playhead's, without waking it.
             let local = localTime(index)
-            let position = participants[index].machine.position(atHost: local)
-            let status = participants[index].machine.timeControlStatus
-            let isInBreak = participants[index].machine.currentEvent != nil
-            let hasReachedEnd = participants[index].machine.hasReachedEnd
-            let outputs = participants[index].binding.observe(position: position, status: status, isInBreak: isInBreak, hasReachedEnd: hasReachedEnd,
-                                                              clock: clock, localTime: local)
+            let outputs = participants[index].inPlace { machine, binding in
+                binding.observe(position: machine.position(atHost: local), status: machine.timeControlStatus, isInBreak: machine.currentEvent != nil,
+                                hasReachedEnd: machine.hasReachedEnd, clock: clock, localTime: local)
+            }
             if !outputs.isEmpty {
                 apply(index, outputs)
                 rescheduleTimers(index)
@@ -329,7 +333,8 @@ public struct GroupSimulator {
         guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
         if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
             participants[index].hasStartedItem = true
-            let outputs = participants[index].binding.startItem(itemIdentifier, player: participants[index].machine, clock: clock, localTime: localTime(index))
+            let (identifier, local) = (itemIdentifier, localTime(index))
+            let outputs = participants[index].inPlace { machine, binding in binding.startItem(identifier, player: machine, clock: clock, localTime: local) }
             apply(index, outputs)
             scheduler.schedule(.observe(index), after: observeInterval)
             return
@@ -337,12 +342,12 @@ public struct GroupSimulator {
         guard participants[index].hasStartedItem else { return }
         switch event.kind {
         case .timelineChanged(let reasons) where reasons.contains(.segmentsChanged):
-            apply(index, participants[index].binding.timelineChanged(player: participants[index].machine, clock: clock, localTime: localTime(index)))
+            let local = localTime(index)
+            apply(index, participants[index].inPlace { machine, binding in binding.timelineChanged(player: machine, clock: clock, localTime: local) })
         default:
             break
         }
-        let position = participants[index].machine.currentPosition
-        apply(index, participants[index].binding.playerEvent(event, position: position, clock: clock))
+        apply(index, participants[index].inPlace { machine, binding in binding.playerEvent(event, position: machine.currentPosition, clock: clock) })
     }
 
     /// Carries out what the binding asks. Commands can cause player events that cause commands;
@@ -420,10 +425,16 @@ public struct GroupSimulator {
     }
 
     mutating func rescheduleTimers(_ index: Int) {
-        let clock = participants[index].clock
+        let participant = participants[index]
+        let clock = participant.clock
+        let local = clock.localTime(atTrueTime: now)
+        let estimate = participant.hasStartedItem ? participant.estimator.estimate : nil
+        let (wake, groupDeadline) = participant.inPlace { machine, binding in
+            (machine.nextWake, estimate.flatMap { binding.nextGroupDeadline(clock: $0, localTime: local) })
+        }
         // A timer already set for earlier than needed is kept: it wakes the machine a little early,
         // which then asks again (cheaper than cancelling and re-queueing at every input).
-        if let wake = participants[index].machine.nextWake {
+        if let wake {
             let at = max(clock.trueTime(atLocalTime: wake), now)
             if let timer = participants[index].playerTimer, !(at < timer.at) {
                 // keep it
@@ -432,9 +443,7 @@ public struct GroupSimulator {
                 participants[index].playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
             }
         }
-        if let estimate = participants[index].estimator.estimate, participants[index].hasStartedItem,
-            let deadline = participants[index].binding.nextGroupDeadline(clock: estimate, localTime: localTime(index))
-        {
+        if let estimate, let deadline = groupDeadline {
             let at = max(clock.trueTime(atLocalTime: estimate.localTime(atGroupTime: deadline)), now)
             if let timer = participants[index].coordinatorTimer, !(deadline < timer.groupDeadline) {
                 // keep it
@@ -483,8 +492,10 @@ public struct GroupSimulator {
 
     func coordinatedTime(_ index: Int) -> MediaTime? {
         guard participants[index].hasStartedItem else { return nil }
-        let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.position(atHost: localTime(index)))
-        return participants[index].binding.coordinator.mapping.coordinatedTime(for: position)
+        let local = localTime(index)
+        return participants[index].inPlace { machine, binding in
+            binding.coordinator.mapping.coordinatedTime(for: PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local)))
+        }
     }
 
     mutating func note(_ index: Int, _ event: PlaybackCoordinatorStateMachine.Event) {
@@ -509,32 +520,32 @@ public struct GroupSimulator {
     /// Samples every participant's position: skew among those playing steadily, and each one's
     /// state for the statistics and the drawing.
     mutating func sample() {
-        var steady: [Double] = []
-        var steadyNames: [String] = []
-        for index in participants.indices where participants[index].hasStartedItem && !participants[index].hasLeft {
-            let position = PlayerCoordinationBinding.playbackPosition(participants[index].machine.position(atHost: localTime(index)))
-            let coordinated = participants[index].binding.coordinator.mapping.coordinatedTime(for: position)
-            let inLocalBreak = participants[index].machine.currentEvent != nil || participants[index].binding.coordinator.mapping.localBreak(at: position) != nil
-            let state: SeriesState
-            switch participants[index].machine.timeControlStatus {
-            case .playing: state = inLocalBreak ? .inBreak : .playing
-            case .waitingToPlayAtSpecifiedRate(.interstitialEvent): state = .inBreak
-            case .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback): state = .waiting
-            case .waitingToPlayAtSpecifiedRate: state = inLocalBreak ? .inBreak : .waiting
-            case .paused: state = .paused
+        var steady: [(index: Int, coordinated: Double)] = []
+        steady.reserveCapacity(participants.count)
+        for (index, participant) in participants.enumerated() where participant.hasStartedItem && !participant.hasLeft {
+            let local = participant.clock.localTime(atTrueTime: now)
+            let (coordinated, state, isSuspended) = participant.inPlace { machine, binding in
+                let position = PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local))
+                let mapping = binding.coordinator.mapping
+                let inLocalBreak = machine.currentEvent != nil || mapping.localBreak(at: position) != nil
+                let state: SeriesState
+                switch machine.timeControlStatus {
+                case .playing: state = inLocalBreak ? .inBreak : .playing
+                case .waitingToPlayAtSpecifiedRate(.interstitialEvent): state = .inBreak
+                case .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback): state = .waiting
+                case .waitingToPlayAtSpecifiedRate: state = inLocalBreak ? .inBreak : .waiting
+                case .paused: state = .paused
+                }
+                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended)
             }
             switch state {
-            case .waiting: participants[index].stats.waited += sampleInterval
-            case .inBreak: participants[index].stats.inBreaks += sampleInterval
+            case .waiting: participant.stats.waited += sampleInterval
+            case .inBreak: participant.stats.inBreaks += sampleInterval
             case .playing, .paused: break
             }
-            if state == .playing, participants[index].binding.coordinator.suspensionReasons.isEmpty {
-                steady.append(coordinated.seconds)
-                steadyNames.append("\(participants[index].name)=\(coordinated.seconds)")
-            }
-            let series = participants[index].stats.series
-            if series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
-                participants[index].stats.series.append((now, coordinated.seconds, state))
+            if state == .playing, !isSuspended { steady.append((index, coordinated)) }
+            if participant.stats.series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
+                participant.stats.series.append((now, coordinated, state))
             }
         }
         // Group transitions: a new anchor of the group's playing phase (a start, a resume, a seek).
@@ -545,9 +556,12 @@ public struct GroupSimulator {
             lastAnchor = anchor
             skew.transitions.append(.init(anchor: anchor, skew: nil))
         }
-        guard steady.count >= 2, let low = steady.min(), let high = steady.max() else { return }
+        guard steady.count >= 2, let low = steady.lazy.map(\.coordinated).min(), let high = steady.lazy.map(\.coordinated).max() else { return }
         let spread = (high - low) * 1000
-        if spread > 40, let trace { trace("\(SimulationReport.clock(now)) skew \(Int(spread)) ms: \(steadyNames.joined(separator: ","))") }
+        if spread > 40, let trace {
+            let positions = steady.map { "\(participants[$0.index].name)=\($0.coordinated)" }
+            trace("\(SimulationReport.clock(now)) skew \(Int(spread)) ms: \(positions.joined(separator: ","))")
+        }
         if let last = skew.transitions.last, now - last.anchor < .seconds(3) {
             if last.skew == nil, !(now - last.anchor < .seconds(1)) {
                 skew.transitions[skew.transitions.count - 1].skew = spread
