@@ -75,12 +75,12 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         public var remaining: MediaTime
     }
 
-    /// Ads stitched into the item (ranges on the item timeline).
-    public var stitchedAdRanges: [MediaTimeRange]
+    /// Ads stitched into the item (ranges on the item timeline), sorted and merged.
+    public private(set) var stitchedAdRanges: [MediaTimeRange]
     /// The item's duration (stitched ads included); `nil` for live.
     public var itemDuration: MediaTime?
     /// Interstitial breaks, ordered by item time.
-    public var breaks: [Break]
+    public private(set) var breaks: [Break]
 
     /// A mapping. Ranges are sorted and merged; breaks sorted by item time.
     public init(stitchedAdRanges: [MediaTimeRange] = [], itemDuration: MediaTime? = nil, breaks: [Break] = []) {

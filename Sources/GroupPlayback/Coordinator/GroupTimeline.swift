@@ -219,14 +219,17 @@ public struct GroupTimeline: Sendable, Hashable {
     /// The phase in force at a group time (the first one before the state was issued).
     ///
     /// - Complexity: O(log p) in the number of phases.
-    public func phase(at groupTime: Duration) -> Phase {
+    public func phase(at groupTime: Duration) -> Phase { phases[phaseIndex(at: groupTime)] }
+
+    /// The index of ``phase(at:)``: the last phase begun by `groupTime`, or the first.
+    func phaseIndex(at groupTime: Duration) -> Int {
         var low = 0
         var high = phases.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if phases[middle].from <= groupTime { low = middle } else { high = middle - 1 }
         }
-        return phases[low]
+        return low
     }
 
     /// The coordinated time the group is at, at a group time.
@@ -252,16 +255,24 @@ public struct GroupTimeline: Sendable, Hashable {
     /// begins, a start anchor is reached, or a moving group reaches its stop time); `nil` if none
     /// is known (it may still change when messages arrive).
     public func nextChange(after groupTime: Duration) -> Duration? {
-        var candidates: [Duration] = []
-        if let next = phases.first(where: { $0.from > groupTime }) { candidates.append(next.from) }
-        let current = phase(at: groupTime)
+        var earliest: Duration?
+        func consider(_ at: Duration) {
+            if at > groupTime, earliest.map({ at < $0 }) ?? true { earliest = at }
+        }
+        // Phases begin in increasing order: the next one is the first after the current.
+        let index = phaseIndex(at: groupTime)
+        if phases[index].from > groupTime {
+            consider(phases[index].from)
+        } else if index + 1 < phases.count {
+            consider(phases[index + 1].from)
+        }
+        let current = phases[index]
         if rate != 0, let anchorGroupTime = current.anchorGroupTime {
-            if anchorGroupTime > groupTime { candidates.append(anchorGroupTime) }
+            consider(anchorGroupTime)
             if let stop = current.stopTime, rate > 0 {
-                let reach = anchorGroupTime + GroupTimeArithmetic.groupDuration(toAdvance: stop - current.anchorTime, rate: rate)
-                if reach > groupTime { candidates.append(reach) }
+                consider(anchorGroupTime + GroupTimeArithmetic.groupDuration(toAdvance: stop - current.anchorTime, rate: rate))
             }
         }
-        return candidates.min()
+        return earliest
     }
 }

@@ -213,7 +213,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// true); when false the local player pauses where it is.
     public var pauseSnapsToMediaTimeOfOriginator = true
     /// The item the coordinator coordinates (set by ``transitionToItem(withIdentifier:mapping:proposingInitialTime:isReadyToPlay:at:)``).
-    public private(set) var currentItemIdentifier: String?
+    public private(set) var currentItemIdentifier: String? {
+        didSet { remotesOnItem = remotes.values.count { $0.itemIdentifier == currentItemIdentifier } }
+    }
     /// The local item's mapping onto the coordinated timeline.
     public private(set) var mapping: CoordinatedTimeMapping = .identity
 
@@ -225,6 +227,8 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// `otherParticipants`, kept sorted by identifier and changed one participant at a time as
     /// `remotes` changes: large groups report it at every break of every participant.
     private var others: [CoordinatedPlaybackParticipant] = []
+    /// How many other participants are on the current item (kept with `remotes`).
+    private var remotesOnItem = 0
     private var schedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] = [:]
     private var suspensions: [CoordinatedPlaybackSuspension] = []
     private var nextSuspensionID = 1
@@ -265,6 +269,8 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
 
     /// Sets (or, with `nil`, removes) a participant's latest state, keeping ``otherParticipants``.
     private mutating func setRemote(_ update: ParticipantStateUpdate?, for participant: CoordinatedPlaybackParticipant.ID) {
+        if remotes[participant].map({ $0.itemIdentifier == currentItemIdentifier }) == true { remotesOnItem -= 1 }
+        if update.map({ $0.itemIdentifier == currentItemIdentifier }) == true { remotesOnItem += 1 }
         remotes[participant] = update
         var low = 0
         var high = others.count
@@ -348,20 +354,26 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// group reaching a participant's break, a wait limit, the local player reaching its own
     /// break); call ``advance(to:)`` then.
     public func nextDeadline(after groupTime: Duration) -> Duration? {
-        var candidates: [Duration] = []
-        if let change = timeline?.nextChange(after: groupTime) { candidates.append(change) }
+        var deadline = timeline?.nextChange(after: groupTime)
         if suspensions.isEmpty, let lastPlay, lastPlay.rate > 0 {
-            // When the player reaches each local break ahead of where it was last started from
-            // (the first still to come), without building arrays: this runs after every input.
-            func consider(_ start: MediaTime) {
-                guard lastPlay.position < start else { return }
-                let at = max(lastPlay.groupTime, .zero) + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
-                if at > groupTime { candidates.append(at) }
+            // When the player reaches the first local break ahead of where it was last started
+            // from (and of now). The ranges and breaks are sorted, and the later a break starts
+            // the later it is reached: each list is read up to its first answer. This runs after
+            // every input, so nothing is built.
+            func firstReached<C: Collection>(_ starts: C) -> Duration? where C.Element == MediaTime {
+                for start in starts where lastPlay.position < start {
+                    let at = max(lastPlay.groupTime, .zero) + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
+                    if at > groupTime { return at }
+                }
+                return nil
             }
-            for range in mapping.stitchedAdRanges { consider(range.start) }
-            for scheduled in mapping.breaks where scheduled.contentMayVary { consider(scheduled.itemTime) }
+            func consider(_ at: Duration?) {
+                if let at, deadline.map({ at < $0 }) ?? true { deadline = at }
+            }
+            consider(firstReached(mapping.stitchedAdRanges.lazy.map(\.start)))
+            consider(firstReached(mapping.breaks.lazy.filter(\.contentMayVary).map(\.itemTime)))
         }
-        return candidates.min()
+        return deadline
     }
 
     /// The waits the local participant can expect between two coordinated times because other
@@ -682,9 +694,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         return actions + follow(at: groupTime, originator: nil)
     }
 
-    private func groupSize() -> Int {
-        1 + remotes.values.filter { $0.itemIdentifier == currentItemIdentifier }.count
-    }
+    private func groupSize() -> Int { 1 + remotesOnItem }
 
     private func triggersWaiting(_ reason: CoordinatedPlaybackSuspension.Reason) -> Bool {
         suspensionReasonsThatTriggerWaiting.contains(reason)
