@@ -222,6 +222,8 @@ public struct GroupSimulator {
             let output = receiver.channels[from]!.receive(frame, at: localTime(to))
             transmit(output.frames, from: to, to: from)
             scheduleChannelTick(to, peer: from)
+            // A frame that only acknowledges changes nothing but the channel.
+            guard !output.delivered.isEmpty else { return }
             if let clock = participants[to].estimator.estimate, participants[to].isConnected {
                 for message in output.delivered {
                     let outputs = participants[to].binding.receive(message, from: CoordinatedPlaybackParticipant.ID(rawValue: participants[from].name), clock: clock, localTime: localTime(to))
@@ -352,9 +354,15 @@ public struct GroupSimulator {
 
     /// Carries out what the binding asks. Commands can cause player events that cause commands;
     /// a chain that does not settle (a player that cannot go where the group is) is cut and noted.
+    /// The coordinator's timer is set again afterwards: what the binding did may have moved its
+    /// next deadline.
     mutating func apply(_ index: Int, _ outputs: [PlayerCoordinationBinding.Output]) {
+        guard !outputs.isEmpty else { return }
         applyDepth += 1
-        defer { applyDepth -= 1 }
+        defer {
+            applyDepth -= 1
+            if applyDepth == 0 { rescheduleTimers(index) }
+        }
         guard applyDepth < 16 else {
             if notes.last?.text.hasPrefix("commands did not settle") != true {
                 notes.append(.init(time: now, participant: participants[index].name, text: "commands did not settle (the player cannot go where the group is); dropped until the next input"))

@@ -206,6 +206,21 @@ extension MediaTime {
         return MediaTime(value: value, timescale: timescale)
     }
 
+    /// `self × numerator / denominator` expressed with `newTimescale`, rounded once, half away from
+    /// zero: for a time already in `newTimescale`, the same as ``multiplied(byRatio:_:)`` followed
+    /// by ``converted(toTimescale:exactOnly:)``, in one division (a playhead advancing at a
+    /// drift-corrected rate, at every input). `nil` on overflow, a zero denominator or a time that
+    /// is not numeric.
+    public func multiplied(byRatio numerator: Int64, _ denominator: Int64, toTimescale newTimescale: Int32) -> MediaTime? {
+        precondition(newTimescale > 0, "MediaTime timescale must be positive, got \(newTimescale)")
+        guard denominator != 0, isNumeric else { return nil }
+        let (scaled, overflow) = (Int128(value) * Int128(numerator)).multipliedReportingOverflow(by: Int128(newTimescale))
+        guard !overflow else { return nil }
+        let units = Self.divideRounded(scaled, Int128(denominator) * Int128(timescale))
+        guard let value = Int64(exactly: units) else { return nil }
+        return MediaTime(value: value, timescale: newTimescale)
+    }
+
     /// The same time expressed with `newTimescale`, rounding half away from zero when it is not a
     /// multiple; `nil` if the result does not fit.
     ///
@@ -380,6 +395,14 @@ func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
 
 func gcd128(_ a: UInt128, _ b: UInt128) -> UInt128 {
     var (a, b) = (a, b)
-    while b != 0 { (a, b) = (b, a % b) }
+    while b != 0 {
+        // Once both fit in 64 bits (timescales always do), finish with the processor's division.
+        if a <= UInt128(UInt64.max), b <= UInt128(UInt64.max) {
+            var (x, y) = (UInt64(a), UInt64(b))
+            while y != 0 { (x, y) = (y, x % y) }
+            return UInt128(x)
+        }
+        (a, b) = (b, a % b)
+    }
     return a == 0 ? 1 : a
 }

@@ -37,6 +37,9 @@ public struct MediaClock: Sendable, Hashable {
         let elapsed = MediaTime(host - anchorHost)
         guard rateNumerator != rateDenominator else { return Self.sum(anchorItem, elapsed) }
         // A rate such as 1.00005 makes an exact product with a large timescale: keep nanoseconds.
+        if let advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator, toTimescale: 1_000_000_000) {
+            return Self.sum(anchorItem, advanced)
+        }
         var advanced = elapsed.multiplied(byRatio: rateNumerator, rateDenominator) ?? .zero
         if let nanoseconds = advanced.converted(toTimescale: 1_000_000_000) { advanced = nanoseconds }
         return Self.sum(anchorItem, advanced)

@@ -112,6 +112,34 @@ struct MediaTimeTests {
         #expect(MediaTime.positiveInfinity.multiplied(byRatio: -3, 2) == .negativeInfinity)
     }
 
+    @Test("Multiplying by a ratio into a timescale rounds once: as multiplying then converting, at the same timescale")
+    func ratioMultiplicationIntoTimescale() {
+        var generator = SeededGenerator(seed: 41)
+        var representable = 0
+        for _ in 0..<5_000 {
+            let time = MediaTime(value: Int64.random(in: -10_000_000_000_000...10_000_000_000_000, using: &generator),
+                                 timescale: 1_000_000_000)
+            let numerator = Int64.random(in: -1_100_000...1_100_000, using: &generator)
+            let denominator = Int64.random(in: 1...1_000_000, using: &generator) * (Bool.random(using: &generator) ? 1 : -1)
+            let expected = time.multiplied(byRatio: numerator, denominator).flatMap { $0.converted(toTimescale: 1_000_000_000) }
+            let direct = time.multiplied(byRatio: numerator, denominator, toTimescale: 1_000_000_000)
+            #expect(direct == expected, "\(time) × \(numerator)/\(denominator)")
+            if let direct {
+                #expect(direct.timescale == 1_000_000_000)
+                representable += 1
+            }
+        }
+        #expect(representable > 2_000)
+        // From another timescale it rounds once where multiplying then converting rounds twice:
+        // half of 1/1_500_000_001 s is 0.33 ns, which multiplying alone rounds up to a whole unit (0.67 ns).
+        let tick = MediaTime(value: 1, timescale: 1_500_000_001)
+        #expect(tick.multiplied(byRatio: 1, 2) == tick)
+        #expect(tick.multiplied(byRatio: 1, 2, toTimescale: 1_000_000_000) == .zero)
+        #expect(MediaTime(seconds: 1).multiplied(byRatio: 1, 0, toTimescale: 1000) == nil)
+        #expect(MediaTime.indefinite.multiplied(byRatio: 1, 1, toTimescale: 1000) == nil)
+        #expect(MediaTime(value: .max, timescale: 1).multiplied(byRatio: .max, 1, toTimescale: 1_000_000_000) == nil)
+    }
+
     // MARK: - Overflow
 
     @Test("Overflow returns nil instead of wrapping")

@@ -139,15 +139,16 @@ public struct PlayerCoordinationBinding: Sendable {
     }
 
     /// ``playerEvent(_:player:clock:)`` with the player's current position given (a driver that
-    /// keeps the player elsewhere and avoids copying it).
-    public mutating func playerEvent(_ event: PlayerEvent, position: IntegratedTimeline.Position, clock: some GroupTimeMapping) -> [Output] {
+    /// keeps the player elsewhere and avoids copying it). The position is asked for only by the
+    /// events that need it (most events do not).
+    public mutating func playerEvent(_ event: PlayerEvent, position: @autoclosure () -> IntegratedTimeline.Position, clock: some GroupTimeMapping) -> [Output] {
         let groupTime = clock.groupTime(atLocalTime: event.hostTime)
         var actions: [PlaybackCoordinatorStateMachine.Action] = []
         switch event.kind {
         case .rateChanged(let rate, .user):
             actions = coordinator.coordinateRateChange(to: rate, at: groupTime)
         case .timeJumped(_, .user):
-            actions = coordinator.coordinateSeek(to: Self.position(position), at: groupTime)
+            actions = coordinator.coordinateSeek(to: Self.position(position()), at: groupTime)
         case .stalled:
             if stall == nil {
                 let (suspension, begun) = coordinator.beginSuspension(for: .stallRecovery, at: groupTime)
@@ -160,7 +161,7 @@ public struct PlayerCoordinationBinding: Sendable {
                 actions = coordinator.end(suspension, at: groupTime)
             }
         case .currentEventChanged:
-            actions = coordinator.observeLocalPlayback(Self.position(position), at: groupTime)
+            actions = coordinator.observeLocalPlayback(Self.position(position()), at: groupTime)
         default:
             return []
         }
