@@ -35,7 +35,7 @@ public struct GroupSimulator {
         let name: String
         let peer: PeerID
         let url: String
-        var clock: DriftingClock
+        let clock: DriftingClock
         var machine: PlaybackMachine
         var binding: PlayerCoordinationBinding
         var estimator: GroupClockEstimator
@@ -65,6 +65,17 @@ public struct GroupSimulator {
             self.estimator = estimator
             channels = Array(repeating: nil, count: groupSize)
             channelTimers = Array(repeating: nil, count: groupSize)
+        }
+
+        private var lastLocalTime: (trueTime: Duration, localTime: Duration)?
+
+        /// The participant's clock reading at a true time; the last one is kept, as an event asks
+        /// for it several times.
+        func localTime(atTrueTime trueTime: Duration) -> Duration {
+            if let last = lastLocalTime, last.trueTime == trueTime { return last.localTime }
+            let local = clock.localTime(atTrueTime: trueTime)
+            lastLocalTime = (trueTime, local)
+            return local
         }
 
         /// `body` with the player and its binding in place. Reading a struct stored in a class
@@ -182,7 +193,7 @@ public struct GroupSimulator {
 
     var now: Duration { scheduler.now }
 
-    func localTime(_ index: Int) -> Duration { participants[index].clock.localTime(atTrueTime: now) }
+    func localTime(_ index: Int) -> Duration { participants[index].localTime(atTrueTime: now) }
 
     mutating func handle(_ event: Event) {
         switch event {
@@ -435,7 +446,7 @@ public struct GroupSimulator {
     mutating func rescheduleTimers(_ index: Int) {
         let participant = participants[index]
         let clock = participant.clock
-        let local = clock.localTime(atTrueTime: now)
+        let local = participant.localTime(atTrueTime: now)
         let estimate = participant.hasStartedItem ? participant.estimator.estimate : nil
         let (wake, groupDeadline) = participant.inPlace { machine, binding in
             (machine.nextWake, estimate.flatMap { binding.nextGroupDeadline(clock: $0, localTime: local) })
@@ -531,7 +542,7 @@ public struct GroupSimulator {
         var steady: [(index: Int, coordinated: Double)] = []
         steady.reserveCapacity(participants.count)
         for (index, participant) in participants.enumerated() where participant.hasStartedItem && !participant.hasLeft {
-            let local = participant.clock.localTime(atTrueTime: now)
+            let local = participant.localTime(atTrueTime: now)
             let (coordinated, state, isSuspended) = participant.inPlace { machine, binding in
                 let position = PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local))
                 let mapping = binding.coordinator.mapping

@@ -154,9 +154,9 @@ extension MediaTime {
     /// wins over everything else; otherwise indefinite wins over numeric times.
     public func addingReportingOverflow(_ other: MediaTime) -> MediaTime? {
         if let special = Self.combineSpecial(self, other, negateOther: false) { return special }
-        if timescale == other.timescale {
-            let (sum, overflow) = value.addingReportingOverflow(other.value)
-            if !overflow { return MediaTime(value: sum, timescale: timescale) }
+        if let (a, b, scale) = Self.sameScale(self, other) {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            if !overflow { return MediaTime(value: sum, timescale: scale) }
         }
         let (numerator, denominator) = Self.commonTerms(self, other)
         return Self.exact(numerator: numerator.0 + numerator.1, denominator: denominator)
@@ -165,9 +165,9 @@ extension MediaTime {
     /// Subtracts `other` exactly; `nil` when the exact difference cannot be represented.
     public func subtractingReportingOverflow(_ other: MediaTime) -> MediaTime? {
         if let special = Self.combineSpecial(self, other, negateOther: true) { return special }
-        if timescale == other.timescale {
-            let (difference, overflow) = value.subtractingReportingOverflow(other.value)
-            if !overflow { return MediaTime(value: difference, timescale: timescale) }
+        if let (a, b, scale) = Self.sameScale(self, other) {
+            let (difference, overflow) = a.subtractingReportingOverflow(b)
+            if !overflow { return MediaTime(value: difference, timescale: scale) }
         }
         let (numerator, denominator) = Self.commonTerms(self, other)
         return Self.exact(numerator: numerator.0 - numerator.1, denominator: denominator)
@@ -254,6 +254,21 @@ extension MediaTime {
         let d = denominator.magnitude
         let rounded = (n + d / 2) / d
         return negative ? -Int128(rounded) : Int128(rounded)
+    }
+
+    /// Both values in the larger timescale when it is a multiple of the other (the common case:
+    /// nanoseconds against seconds or milliseconds), as the general path would give them, without
+    /// its 128-bit arithmetic; `nil` otherwise or when a value does not fit.
+    private static func sameScale(_ a: MediaTime, _ b: MediaTime) -> (Int64, Int64, Int32)? {
+        if a.timescale == b.timescale { return (a.value, b.value, a.timescale) }
+        if a.timescale > b.timescale {
+            guard a.timescale % b.timescale == 0 else { return nil }
+            let (scaled, overflow) = b.value.multipliedReportingOverflow(by: Int64(a.timescale / b.timescale))
+            return overflow ? nil : (a.value, scaled, a.timescale)
+        }
+        guard b.timescale % a.timescale == 0 else { return nil }
+        let (scaled, overflow) = a.value.multipliedReportingOverflow(by: Int64(b.timescale / a.timescale))
+        return overflow ? nil : (scaled, b.value, b.timescale)
     }
 
     private static func commonTerms(_ a: MediaTime, _ b: MediaTime) -> ((Int128, Int128), Int128) {
@@ -354,7 +369,10 @@ extension MediaTime: Comparable, Hashable {
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
         if lhs.kind == .numeric, rhs.kind == .numeric {
             if lhs.timescale == rhs.timescale { return lhs.value < rhs.value }
-            return Int128(lhs.value) * Int128(rhs.timescale) < Int128(rhs.value) * Int128(lhs.timescale)
+            // Cross products in full width: an Int64 times an Int32 cannot overflow 128 bits.
+            let left = lhs.value.multipliedFullWidth(by: Int64(rhs.timescale))
+            let right = rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
+            return left.high < right.high || (left.high == right.high && left.low < right.low)
         }
         return lhs.orderRank < rhs.orderRank
     }
@@ -365,7 +383,9 @@ extension MediaTime: Comparable, Hashable {
         if lhs.kind != rhs.kind { return false }
         guard lhs.kind == .numeric else { return true }
         if lhs.timescale == rhs.timescale { return lhs.value == rhs.value }
-        return Int128(lhs.value) * Int128(rhs.timescale) == Int128(rhs.value) * Int128(lhs.timescale)
+        let left = lhs.value.multipliedFullWidth(by: Int64(rhs.timescale))
+        let right = rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
+        return left.high == right.high && left.low == right.low
     }
 
     /// Hashes the reduced form, so that equal times hash alike.

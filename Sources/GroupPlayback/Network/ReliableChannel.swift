@@ -115,12 +115,15 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     /// When ``tick(at:)`` is next needed: a retransmission or a delayed acknowledgement is due.
     /// `nil` when nothing waits. Complexity: O(frames in flight).
     public var nextDeadline: Duration? {
-        var deadline = acknowledgementDeadline
-        for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
-            let due = inFlight[index].retransmitAt
-            if deadline.map({ due < $0 }) ?? true { deadline = due }
+        @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
+        get {
+            var deadline = acknowledgementDeadline
+            for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
+                let due = inFlight[index].retransmitAt
+                if deadline.map({ due < $0 }) ?? true { deadline = due }
+            }
+            return deadline
         }
-        return deadline
     }
 
     /// Payloads sent and not yet acknowledged, plus those waiting for the window.

@@ -26,16 +26,21 @@ public struct SimulationScheduler<Event> {
     }
 
     @usableFromInline struct Key {
-        @usableFromInline var time: Duration
+        /// The time in attoseconds: compared inline, where comparing `Duration`s is a call.
+        @usableFromInline var attoseconds: Int128
         @usableFromInline var order: UInt64
         @usableFromInline var slot: Int32
         @inlinable init(time: Duration, order: UInt64, slot: Int32) {
-            self.time = time
+            attoseconds = time.attoseconds
             self.order = order
             self.slot = slot
         }
 
-        @inlinable func precedes(_ other: Key) -> Bool { time < other.time || (time == other.time && order < other.order) }
+        @inlinable var time: Duration { Duration(attoseconds: attoseconds) }
+
+        @inlinable func precedes(_ other: Key) -> Bool {
+            attoseconds < other.attoseconds || (attoseconds == other.attoseconds && order < other.order)
+        }
     }
 
     @usableFromInline struct Slot {
@@ -121,7 +126,7 @@ public struct SimulationScheduler<Event> {
     /// (if later) and returns `nil`.
     @inlinable public mutating func next(through limit: Duration) -> (time: Duration, event: Event)? {
         dropCancelled()
-        guard let first = heap.first, first.time <= limit else {
+        guard let first = heap.first, first.attoseconds <= limit.attoseconds else {
             if limit > currentTime { currentTime = limit }
             return nil
         }
