@@ -1,8 +1,17 @@
 extension MediaTime {
     /// A `Duration` (a clock's time) as a media time, to the nanosecond (finer parts are dropped).
     public init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self.init(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000)
+        // Whole nanoseconds, truncated toward zero, by two 64-bit divisions of the 128-bit
+        // attosecond count (`components` divides in 128 bits, and this runs at every input).
+        let attoseconds = duration.attoseconds
+        let magnitude = attoseconds.magnitude
+        let (highQuotient, highRemainder) = UInt64(truncatingIfNeeded: magnitude >> 64).quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (lowQuotient, _) = UInt64(1_000_000_000).dividingFullWidth((high: highRemainder, low: UInt64(truncatingIfNeeded: magnitude)))
+        let nanoseconds = Int128((UInt128(highQuotient) << 64) | UInt128(lowQuotient))
+        guard let value = Int64(exactly: attoseconds < 0 ? -nanoseconds : nanoseconds) else {
+            preconditionFailure("\(duration) does not fit in nanoseconds of a media time")
+        }
+        self.init(value: value, timescale: 1_000_000_000)
     }
 
     /// A playback rate as an exact fraction with a denominator up to a million (exact for rates

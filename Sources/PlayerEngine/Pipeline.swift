@@ -27,6 +27,9 @@ struct Pipeline: Sendable {
     var mediaURL: String?
     var playlist: MediaPlaylist?
     var timeline: PrimaryTimeline?
+    /// The playlist's stitched-ad ranges (from 0 at its first segment), kept with the playlist: a
+    /// coordinator asks for them at every change of the item's timeline.
+    var stitchedAds: StitchedAds?
     var reloadPolicy = PlaylistReloadPolicy()
     var nextReload: Duration?
     var buffer: ForwardBuffer
@@ -100,6 +103,7 @@ struct Pipeline: Sendable {
             }
             timeline = fresh
         }
+        if changed || stitchedAds == nil { stitchedAds = StitchedAds(playlist: media) }
         playlist = media
         mediaURL = url
         return changed

@@ -44,6 +44,10 @@ extension PlaybackMachine {
     /// The primary item's current media playlist, once loaded.
     public var mediaPlaylist: MediaPlaylist? { primary?.playlist }
 
+    /// The stitched-ad ranges of the current media playlist (on its own timeline, from 0 at its
+    /// first segment), worked out when the playlist was loaded.
+    public var stitchedAds: StitchedAds? { primary?.stitchedAds }
+
     /// Where the primary timeline starts (it moves as a live window slides).
     public var timelineStart: MediaTime? { primary?.timeline?.start }
 }

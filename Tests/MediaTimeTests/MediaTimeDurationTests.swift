@@ -1,8 +1,23 @@
 import MediaTime
+import TestSupport
 import Testing
 
 @Suite("MediaTime and Duration")
 struct MediaTimeDurationTests {
+    @Test("a Duration's nanoseconds are its whole nanoseconds, truncated toward zero, either side of zero")
+    func durationNanoseconds() {
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<10_000 {
+            let duration = Duration(attoseconds: Int128(Int64.random(in: -1_000_000_000_000_000_000...Int64.max, using: &generator))
+                                    * Int128(Int64.random(in: -9_000...9_000, using: &generator)))
+            let (seconds, attoseconds) = duration.components
+            #expect(MediaTime(duration) == MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000))
+        }
+        #expect(MediaTime(Duration(attoseconds: -1)) == .zero)
+        #expect(MediaTime(Duration(attoseconds: -1_000_000_001)) == MediaTime(value: -1, timescale: 1_000_000_000))
+        #expect(MediaTime(.seconds(7200)) == MediaTime(seconds: 7200))
+    }
+
     @Test("a Duration becomes a media time to the nanosecond; a media time becomes a Duration rounded to it")
     func conversions() {
         #expect(MediaTime(.milliseconds(1500)) == MediaTime(value: 3, timescale: 2))

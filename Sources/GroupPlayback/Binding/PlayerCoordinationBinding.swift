@@ -99,9 +99,8 @@ public struct PlayerCoordinationBinding: Sendable {
 
     /// The mapping of a player's item: its stitched-ad ranges and interstitial breaks.
     public static func mapping(of player: PlaybackMachine) -> CoordinatedTimeMapping {
-        guard let playlist = player.mediaPlaylist else { return .identity }
+        guard let stitched = player.stitchedAds else { return .identity }
         let start = player.timelineStart ?? .zero
-        let stitched = StitchedAds(playlist: playlist)
         let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
         // A shared break (content the same for everyone) enters the coordinated timeline once its
         // duration is known: until its asset list arrives, its length would be a guess.
