@@ -59,8 +59,9 @@ struct Pipeline: Sendable {
 
     /// Where the timeline ends when the playlist is complete; `nil` for live.
     var end: MediaTime? {
-        guard let timeline, !timeline.isLive else { return nil }
-        return timeline.end
+        // Through `timeline` in place (binding it would copy its arrays): asked at every input.
+        guard timeline?.isLive == false else { return nil }
+        return timeline?.end
     }
 
     /// Takes a multivariant playlist: its variants, sorted by bandwidth, and the first listed as
@@ -125,7 +126,7 @@ struct Pipeline: Sendable {
     /// after a resumption). `nil` while a load or a retry is pending, or when everything the
     /// playlist lists is loaded.
     func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on clock: MediaClock) -> Duration? {
-        guard segmentRequest == nil, segmentRetryAt == nil, let timeline, bufferEnd < timeline.end else { return nil }
+        guard segmentRequest == nil, segmentRetryAt == nil, let end = timeline?.end, bufferEnd < end else { return nil }
         let point = bufferEnd - buffer.forwardTarget
         guard !(point < time), let at = clock.hostTime(whenItemReaches: point) else { return nil }
         return at + .nanoseconds(1)
@@ -133,15 +134,17 @@ struct Pipeline: Sendable {
 
     /// The segment to fetch next for a playhead at `time`, with its request.
     func nextFetch(at time: MediaTime) -> (index: Int, range: MediaTimeRange, request: ResourceRequest, mapURI: String?)? {
-        guard segmentRequest == nil, segmentRetryAt == nil, let timeline, let playlist, let mediaURL else { return nil }
-        let from = MediaTime.max(time, timeline.start)
-        guard let index = buffer.nextSegment(in: timeline, at: from) else { return nil }
-        let segment = playlist.segments[index]
-        let range = MediaTimeRange(start: timeline.segmentStarts[index], duration: timeline.segmentDurations[index])
+        // Through `timeline` and `playlist` in place (binding them would copy their arrays): this
+        // is asked at every input, and mostly answers no.
+        guard segmentRequest == nil, segmentRetryAt == nil, playlist != nil, let mediaURL, let start = timeline?.start else { return nil }
+        let from = MediaTime.max(time, start)
+        guard let index = buffer.nextSegment(in: timeline!, at: from) else { return nil }
+        let segment = playlist!.segments[index]
+        let range = MediaTimeRange(start: timeline!.segmentStarts[index], duration: timeline!.segmentDurations[index])
         let url = URIResolution.resolve(String(segment.uri), against: mediaURL)
         var request = ResourceRequest(url: url)
         if let byteRange = segment.byteRange {
-            request.byteRange = (byteRange.offset ?? Self.impliedOffset(playlist, index), byteRange.length)
+            request.byteRange = (byteRange.offset ?? Self.impliedOffset(playlist!, index), byteRange.length)
         }
         let mapURI = segment.map.map { URIResolution.resolve($0.uri, against: mediaURL) }
         return (index, range, request, mapURI)

@@ -108,18 +108,19 @@ extension PlaybackMachine {
     }
 
     func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard clock.rateNumerator > 0, let pipeline = primary else { return }
+        // Read through `primary` in place: binding it would copy the whole pipeline.
+        guard clock.rateNumerator > 0, primary != nil else { return }
         let time = primaryPosition
         if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
             visit(at, .breakStart(next.id))
         }
-        let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
-        if let end = pipeline.end, !(bufferEnd < end) {
+        let bufferEnd = time + primary!.buffer.bufferedAhead(of: time)
+        if let end = primary!.end, !(bufferEnd < end) {
             if let at = clock.hostTime(whenItemReaches: end) { visit(at, .primaryEnd) }
         } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
             visit(at, .primaryDry)
         }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
+        if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
         let lead = configuration.assetListLead
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = scheduled.start - lead
@@ -216,7 +217,7 @@ extension PlaybackMachine {
             syncTimeControl()
             return
         }
-        if let pipeline = primary, pipeline.isReady {
+        if primary?.isReady == true {
             if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
@@ -262,9 +263,10 @@ extension PlaybackMachine {
         let time = primaryPosition
         var reachesEnd = false
         var ahead = MediaTime.zero
-        if let pipeline = primary, pipeline.isReady {
-            ahead = pipeline.buffer.bufferedAhead(of: time)
-            if let end = pipeline.end { reachesEnd = !(time + ahead < end) }
+        // Read through `primary` in place: binding it would copy the whole pipeline.
+        if primary?.isReady == true {
+            ahead = primary!.buffer.bufferedAhead(of: time)
+            if let end = primary!.end { reachesEnd = !(time + ahead < end) }
         }
         timeControl.hasItem = item != nil
         timeControl.isHeldByInterstitial = current != nil

@@ -76,37 +76,46 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     }
 
     /// Ads stitched into the item (ranges on the item timeline), sorted and merged.
-    public private(set) var stitchedAdRanges: [MediaTimeRange]
+    public let stitchedAdRanges: [MediaTimeRange]
     /// The item's duration (stitched ads included); `nil` for live.
-    public var itemDuration: MediaTime?
+    public let itemDuration: MediaTime?
     /// Interstitial breaks, ordered by item time.
-    public private(set) var breaks: [Break]
+    public let breaks: [Break]
+
+    // Derived once: a mapping is read at every observation and message, and only ever replaced
+    // whole.
+    private let stitched: StitchedAds
+    /// The breaks everyone plays in sync, with their start on the content timeline.
+    private let sharedBreaks: [(content: MediaTime, break: Break)]
+    /// The participant's local breaks as the group sees them: where each holds the coordinated
+    /// timeline and for how long (for the ad-schedule message, S1.11).
+    public private(set) var localBreakSchedule: [AdSchedule.Entry] = []
+    /// The breaks the group plays in sync, by event identifier, with their durations (compared
+    /// across participants: they must agree).
+    public let sharedBreakDurations: [String: MediaTime]
 
     /// A mapping. Ranges are sorted and merged; breaks sorted by item time.
     public init(stitchedAdRanges: [MediaTimeRange] = [], itemDuration: MediaTime? = nil, breaks: [Break] = []) {
         let stitched = StitchedAds(ranges: stitchedAdRanges, itemDuration: itemDuration ?? .zero)
+        let sorted = breaks.sorted { $0.itemTime < $1.itemTime }
+        self.stitched = stitched
         self.stitchedAdRanges = stitched.ranges
         self.itemDuration = itemDuration
-        self.breaks = breaks.sorted { $0.itemTime < $1.itemTime }
+        self.breaks = sorted
+        let shared = sorted.filter { !$0.contentMayVary }
+        sharedBreaks = shared.map { (stitched.contentTime(forItemTime: $0.itemTime), $0) }
+        sharedBreakDurations = Dictionary(shared.map { ($0.eventIdentifier, $0.duration) }) { first, _ in first }
+        localBreakSchedule = makeLocalBreakSchedule()
     }
 
     /// The identity mapping: the whole item is primary content shared by the group.
     public static let identity = CoordinatedTimeMapping()
-
-    private var stitched: StitchedAds {
-        StitchedAds(ranges: stitchedAdRanges, itemDuration: itemDuration ?? .zero)
-    }
 
     /// The primary content's duration without stitched ads (what S1.7 requires to match across
     /// participants on VOD); `nil` for live.
     public var contentDuration: MediaTime? {
         guard itemDuration != nil else { return nil }
         return stitched.contentDuration
-    }
-
-    /// The breaks everyone plays in sync, with their start on the content timeline.
-    private var sharedBreaks: [(content: MediaTime, break: Break)] {
-        breaks.filter { !$0.contentMayVary }.map { (stitched.contentTime(forItemTime: $0.itemTime), $0) }
     }
 
     /// The coordinated time of a content time (item time with stitched ads removed).
@@ -204,9 +213,7 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         }
     }
 
-    /// The participant's local breaks as the group sees them: where each holds the coordinated
-    /// timeline and for how long (for the ad-schedule message, S1.11).
-    public var localBreakSchedule: [AdSchedule.Entry] {
+    private func makeLocalBreakSchedule() -> [AdSchedule.Entry] {
         var entries: [AdSchedule.Entry] = []
         for range in stitchedAdRanges {
             entries.append(
@@ -229,9 +236,35 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         return entries.sorted { $0.coordinatedTime < $1.coordinatedTime }
     }
 
-    /// The breaks the group plays in sync, by event identifier, with their durations (compared
-    /// across participants: they must agree).
-    public var sharedBreakDurations: [String: MediaTime] {
-        Dictionary(breaks.filter { !$0.contentMayVary }.map { ($0.eventIdentifier, $0.duration) }) { a, _ in a }
+    // Equality, hashing and coding are those of what the mapping is made from.
+
+    public static func == (lhs: CoordinatedTimeMapping, rhs: CoordinatedTimeMapping) -> Bool {
+        lhs.stitchedAdRanges == rhs.stitchedAdRanges && lhs.itemDuration == rhs.itemDuration && lhs.breaks == rhs.breaks
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stitchedAdRanges)
+        hasher.combine(itemDuration)
+        hasher.combine(breaks)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case stitchedAdRanges, itemDuration, breaks
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            stitchedAdRanges: try container.decode([MediaTimeRange].self, forKey: .stitchedAdRanges),
+            itemDuration: try container.decodeIfPresent(MediaTime.self, forKey: .itemDuration),
+            breaks: try container.decode([Break].self, forKey: .breaks)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stitchedAdRanges, forKey: .stitchedAdRanges)
+        try container.encodeIfPresent(itemDuration, forKey: .itemDuration)
+        try container.encode(breaks, forKey: .breaks)
     }
 }
