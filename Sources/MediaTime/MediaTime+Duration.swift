@@ -1,17 +1,7 @@
 extension MediaTime {
     /// A `Duration` (a clock's time) as a media time, to the nanosecond (finer parts are dropped).
     public init(_ duration: Duration) {
-        // Whole nanoseconds, truncated toward zero, by two 64-bit divisions of the 128-bit
-        // attosecond count (`components` divides in 128 bits, and this runs at every input).
-        let attoseconds = duration.attoseconds
-        let magnitude = attoseconds.magnitude
-        let (highQuotient, highRemainder) = UInt64(truncatingIfNeeded: magnitude >> 64).quotientAndRemainder(dividingBy: 1_000_000_000)
-        let (lowQuotient, _) = UInt64(1_000_000_000).dividingFullWidth((high: highRemainder, low: UInt64(truncatingIfNeeded: magnitude)))
-        let nanoseconds = Int128((UInt128(highQuotient) << 64) | UInt128(lowQuotient))
-        guard let value = Int64(exactly: attoseconds < 0 ? -nanoseconds : nanoseconds) else {
-            preconditionFailure("\(duration) does not fit in nanoseconds of a media time")
-        }
-        self.init(value: value, timescale: 1_000_000_000)
+        self.init(value: duration.wholeUnits(ofAttoseconds: 1_000_000_000).units, timescale: 1_000_000_000)
     }
 
     /// A playback rate as an exact fraction with a denominator up to a million (exact for rates
@@ -42,5 +32,27 @@ extension Duration {
             return
         }
         self = .nanoseconds(nanoseconds)
+    }
+}
+
+extension Duration {
+    /// How many whole `unit`s (given in attoseconds: 1_000_000_000 for nanoseconds,
+    /// 1_000_000_000_000_000_000 for seconds) the duration holds, and the attoseconds left over,
+    /// both truncated toward zero as ``components`` are. Two 64-bit divisions where `components`
+    /// divides in 128 bits: clocks are read this way at every input.
+    ///
+    /// - Precondition: `unit > 0`, and the count fits in an `Int64`.
+    public func wholeUnits(ofAttoseconds unit: UInt64) -> (units: Int64, remainder: Int64) {
+        precondition(unit > 0, "a unit of time must be positive")
+        let attoseconds = self.attoseconds
+        let magnitude = attoseconds.magnitude
+        let (highQuotient, highRemainder) = UInt64(truncatingIfNeeded: magnitude >> 64).quotientAndRemainder(dividingBy: unit)
+        let (lowQuotient, remainder) = unit.dividingFullWidth((high: highRemainder, low: UInt64(truncatingIfNeeded: magnitude)))
+        guard highQuotient == 0, let units = Int64(exactly: lowQuotient) else {
+            preconditionFailure("\(self) holds too many units of \(unit) attoseconds for an Int64")
+        }
+        // The remainder is below the unit, so it fits in an Int64 when the unit does.
+        let left = Int64(truncatingIfNeeded: remainder)
+        return attoseconds < 0 ? (-units, -left) : (units, left)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("MediaTime and Duration")
 struct MediaTimeDurationTests {
-    @Test("a Duration's nanoseconds are its whole nanoseconds, truncated toward zero, either side of zero")
+    @Test("a Duration's whole nanoseconds and seconds are truncated toward zero, as its components are, either side of zero")
     func durationNanoseconds() {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<10_000 {
@@ -12,6 +12,8 @@ struct MediaTimeDurationTests {
                                     * Int128(Int64.random(in: -9_000...9_000, using: &generator)))
             let (seconds, attoseconds) = duration.components
             #expect(MediaTime(duration) == MediaTime(value: seconds * 1_000_000_000 + attoseconds / 1_000_000_000, timescale: 1_000_000_000))
+            let whole = duration.wholeUnits(ofAttoseconds: 1_000_000_000_000_000_000)
+            #expect(whole.units == seconds && whole.remainder == attoseconds)
         }
         #expect(MediaTime(Duration(attoseconds: -1)) == .zero)
         #expect(MediaTime(Duration(attoseconds: -1_000_000_001)) == MediaTime(value: -1, timescale: 1_000_000_000))

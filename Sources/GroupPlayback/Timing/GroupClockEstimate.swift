@@ -1,3 +1,5 @@
+import MediaTime
+
 /// What a participant knows about the group clock at one moment: a line through time
 /// `groupTime = localTime + offset + drift × (localTime − referenceLocalTime)`, with how wrong it
 /// may be.
@@ -67,7 +69,7 @@ public struct GroupClockEstimate: Sendable, Hashable {
 extension Duration {
     /// The duration as (inexact) seconds, for statistics; never for timelines.
     var timingSeconds: Double {
-        let (seconds, attoseconds) = components
+        let (seconds, attoseconds) = wholeUnits(ofAttoseconds: 1_000_000_000_000_000_000)
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }
