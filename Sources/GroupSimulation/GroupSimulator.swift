@@ -12,16 +12,18 @@ import StreamOrigin
 /// with latency, jitter, loss and partitions. Everything is a discrete-event simulation: no
 /// threads, no sleeping, exactly repeatable from the scenario's seed.
 public struct GroupSimulator {
-    indirect enum Event {
+    /// What happens next. The frequent small events (observations, timers) are held inline; the
+    /// large ones in a box, so that the queue's slots stay small.
+    enum Event {
         case join(Int)
         case playerWake(Int)
         case coordinatorWake(Int)
-        case loaded(Int, id: UInt64, result: Result<LoadedResource, LoadError>, item: Int)
-        case frame(to: Int, from: Int, ReliableFrame<CoordinationMessage>)
+        indirect case loaded(Int, id: UInt64, result: Result<LoadedResource, LoadError>, item: Int)
+        indirect case frame(to: Int, from: Int, ReliableFrame<CoordinationMessage>)
         case channelTick(Int, peer: Int)
         case probe(Int)
-        case probeAtServer(Int, ClockProbe)
-        case probeReply(Int, ClockProbeReply)
+        indirect case probeAtServer(Int, ClockProbe)
+        indirect case probeReply(Int, ClockProbeReply)
         case observe(Int)
         case sample
         case action(Int)

@@ -159,22 +159,28 @@ extension PlaybackMachine {
         return end
     }
 
-    /// Handles everything due up to `time`, in order, each at its own time.
-    mutating func advance(to time: Duration) {
-        // Nothing can have fallen due before the next wake worked out after the last input.
-        if cachedNextWake.map({ time < $0 }) ?? true {
+    /// Handles everything due up to `time`, in order, each at its own time. Returns, when the last
+    /// thing handled was due at `time` itself, what falls due next as things then stand (the
+    /// machine settled at `time` and nothing has changed since).
+    mutating func advance(to time: Duration) -> (at: Duration, due: Due)?? {
+        // Nothing can have fallen due before the next wake worked out after the last input, and
+        // what that was is still what falls due first: nothing changed the machine since.
+        guard let cached = cachedNextDue, !(time < cached.at) else {
             if now < time { now = time }
-            return
+            return nil
         }
+        var next: (at: Duration, due: Due)? = cached
         var guardCount = 0
-        while guardCount < 100_000 {
+        while guardCount < 100_000, let event = next, !(time < event.at) {
             guardCount += 1
-            guard let event = earliestDue(), !(time < event.at) else { break }
             if now < event.at { now = event.at }
             handleDue(event.due)
             settle()
+            next = earliestDue()
         }
+        let settledAtTime = now == time
         if now < time { now = time }
+        return settledAtTime ? .some(next) : nil
     }
 
     mutating func handleDue(_ due: Due) {

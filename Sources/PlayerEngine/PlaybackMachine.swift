@@ -184,7 +184,8 @@ public struct PlaybackMachine: Sendable {
     var now: Duration = .zero
     var lastStatus: TimeControlStatus = .paused
     var lastRate: Double = 0
-    var cachedNextWake: Duration?
+    /// What falls due first, worked out at the end of the last input.
+    var cachedNextDue: (at: Duration, due: Due)?
 
     /// A machine with no item.
     public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
@@ -196,18 +197,23 @@ public struct PlaybackMachine: Sendable {
     /// Handles `input` at host time `now` (never earlier than the last call's) and returns what to
     /// do.
     public mutating func handle(_ input: Input, now: Duration) -> [Action] {
-        advance(to: now)
+        let settled = advance(to: now)
         self.now = now
-        apply(input)
-        settle()
-        cachedNextWake = earliestDue()?.at
+        if case .wake = input, let next = settled {
+            // A wake asks for nothing but the passing of time, and the machine settled at `now`.
+            cachedNextDue = next
+        } else {
+            apply(input)
+            settle()
+            cachedNextDue = earliestDue()
+        }
         let result = actions
         actions = []
         return result
     }
 
     /// When the machine next needs ``Input/wake``, if ever (as of the last input).
-    public var nextWake: Duration? { cachedNextWake }
+    public var nextWake: Duration? { cachedNextDue?.at }
 
     mutating func emit(_ kind: PlayerEvent.Kind) {
         actions.append(.event(PlayerEvent(hostTime: now, kind: kind)))
