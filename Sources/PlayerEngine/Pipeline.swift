@@ -26,7 +26,9 @@ struct Pipeline: Sendable {
     var selector: VariantSelector?
     var mediaURL: String?
     var playlist: MediaPlaylist?
-    var timeline: PrimaryTimeline?
+    var timeline: PrimaryTimeline? {
+        didSet { isReady = timeline != nil }
+    }
     /// The playlist's stitched-ad ranges (from 0 at its first segment), kept with the playlist: a
     /// coordinator asks for them at every change of the item's timeline.
     var stitchedAds: StitchedAds?
@@ -42,8 +44,10 @@ struct Pipeline: Sendable {
     var access: [AccessLogEntry] = []
     /// Where a live timeline counts from (``PlayerItem/liveTimeOrigin``).
     var liveTimeOrigin: PlaylistDate?
-    /// Whether the media playlist has been loaded once (the pipeline is ready).
-    var isReady: Bool { timeline != nil }
+    /// Whether the media playlist has been loaded once (the pipeline is ready). Kept, not
+    /// computed: comparing the optional timeline with `nil` copies it, and this is asked at every
+    /// input.
+    private(set) var isReady = false
 
     init(role: Role, rootURL: String, forwardTarget: MediaTime) {
         self.role = role
@@ -136,7 +140,7 @@ struct Pipeline: Sendable {
     func nextFetch(at time: MediaTime) -> (index: Int, range: MediaTimeRange, request: ResourceRequest, mapURI: String?)? {
         // Through `timeline` and `playlist` in place (binding them would copy their arrays): this
         // is asked at every input, and mostly answers no.
-        guard segmentRequest == nil, segmentRetryAt == nil, playlist != nil, let mediaURL, let start = timeline?.start else { return nil }
+        guard segmentRequest == nil, segmentRetryAt == nil, isReady, let mediaURL, let start = timeline?.start else { return nil }
         let from = MediaTime.max(time, start)
         guard let index = buffer.nextSegment(in: timeline!, at: from) else { return nil }
         let segment = playlist!.segments[index]

@@ -242,7 +242,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     private func backedOffTimeout(_ transmissions: Int) -> Duration {
         var timeout = retransmissionTimeout
-        for _ in 1..<max(1, transmissions) where timeout < configuration.maximumRetransmissionTimeout { timeout = timeout * 2 }
+        for _ in 1..<max(1, transmissions) where timeout < configuration.maximumRetransmissionTimeout { timeout = timeout.scaled(2, 1) }
         return min(timeout, configuration.maximumRetransmissionTimeout)
     }
 
@@ -326,7 +326,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     /// variation, so that jitter alone does not look like loss.
     private mutating func detectLosses(at now: Duration, into output: inout Output) {
         guard let rackSentAt else { return }
-        let reorderingWindow = (minimumRoundTrip ?? .zero) / 4 + roundTripVariation * 2
+        let reorderingWindow = (minimumRoundTrip ?? .zero).scaled(1, 4) + roundTripVariation.scaled(2, 1)
         for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
             let sequenceNumber = sendBase + UInt64(index - inFlightHead)
             guard (inFlight[index].lastSentAt, sequenceNumber) < (rackSentAt, rackSequenceNumber) else { continue }
@@ -344,13 +344,13 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         minimumRoundTrip = min(minimumRoundTrip ?? sample, sample)
         if let smoothed = smoothedRoundTrip {
             let deviation = smoothed > sample ? smoothed - sample : sample - smoothed
-            roundTripVariation = roundTripVariation * 3 / 4 + deviation / 4
-            smoothedRoundTrip = smoothed * 7 / 8 + sample / 8
+            roundTripVariation = roundTripVariation.scaled(3, 4) + deviation.scaled(1, 4)
+            smoothedRoundTrip = smoothed.scaled(7, 8) + sample.scaled(1, 8)
         } else {
             smoothedRoundTrip = sample
-            roundTripVariation = sample / 2
+            roundTripVariation = sample.scaled(1, 2)
         }
-        let timeout = smoothedRoundTrip! + max(.milliseconds(1), roundTripVariation * 4)
+        let timeout = smoothedRoundTrip! + max(.milliseconds(1), roundTripVariation.scaled(4, 1))
         retransmissionTimeout = min(configuration.maximumRetransmissionTimeout, max(configuration.minimumRetransmissionTimeout, timeout))
     }
 }

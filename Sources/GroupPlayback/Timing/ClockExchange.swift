@@ -26,10 +26,10 @@ public struct ClockExchange: Sendable, Hashable, Codable {
 
     /// Group time minus local time, assuming the two directions took equally long:
     /// `((t1 − t0) + (t2 − t3)) / 2`. Wrong by at most half the round trip (Cristian's bound).
-    public var offset: Duration { ((serverReceiveTime - clientSendTime) + (serverSendTime - clientReceiveTime)) / 2 }
+    public var offset: Duration { ((serverReceiveTime - clientSendTime) + (serverSendTime - clientReceiveTime)).scaled(1, 2) }
 
     /// The local time half-way through the exchange, where ``offset`` applies.
-    public var localMidpoint: Duration { clientSendTime + (clientReceiveTime - clientSendTime) / 2 }
+    public var localMidpoint: Duration { clientSendTime + (clientReceiveTime - clientSendTime).scaled(1, 2) }
 }
 
 /// A participant's question to the group clock: "what time is it?". Sent unreliably (a lost probe
