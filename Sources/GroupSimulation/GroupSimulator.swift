@@ -80,6 +80,14 @@ public struct GroupSimulator {
             return local
         }
 
+        /// `body` with the channel to `peer`, made at the first use, in place.
+        func withChannel<T>(to peer: Int, configuration: ReliableChannel<CoordinationMessage>.Configuration,
+                            _ body: (inout ReliableChannel<CoordinationMessage>) -> T) -> T
+        {
+            if channels[peer] == nil { channels[peer] = ReliableChannel(configuration: configuration) }
+            return body(&channels[peer]!)
+        }
+
         /// `body` with the player and its binding in place. Reading a struct stored in a class
         /// copies it whole (every array and dictionary in it retained and released); an inout
         /// access does not, and the simulator reads both at nearly every event.
@@ -230,9 +238,8 @@ public struct GroupSimulator {
             feed(index, .loadFinished(id: id, result: result))
         case .frame(let to, let from, let frame):
             guard !participants[to].hasLeft else { return }
-            let receiver = participants[to]
-            if receiver.channels[from] == nil { receiver.channels[from] = ReliableChannel(configuration: channelConfiguration) }
-            let output = receiver.channels[from]!.receive(frame, at: localTime(to))
+            let local = localTime(to)
+            let output = participants[to].withChannel(to: from, configuration: channelConfiguration) { $0.receive(frame, at: local) }
             transmit(output.frames, from: to, to: from)
             scheduleChannelTick(to, peer: from)
             // A frame that only acknowledges changes nothing but the channel.
@@ -413,9 +420,8 @@ public struct GroupSimulator {
 
     mutating func send(_ message: CoordinationMessage, from index: Int, to target: Int) {
         guard !participants[index].hasLeft else { return }
-        let sender = participants[index]
-        if sender.channels[target] == nil { sender.channels[target] = ReliableChannel(configuration: channelConfiguration) }
-        let output = sender.channels[target]!.send(message, at: localTime(index))
+        let local = localTime(index)
+        let output = participants[index].withChannel(to: target, configuration: channelConfiguration) { $0.send(message, at: local) }
         transmit(output.frames, from: index, to: target)
         scheduleChannelTick(index, peer: target)
     }
