@@ -61,11 +61,16 @@ public enum TransportStreamProbe {
         guard let syncOffset = (0..<min(packetSize, data.count)).first(where: { isSynchronised(data, at: $0) }) else {
             throw MediaProbeError(message: "no MPEG-TS sync bytes (0x47 every 188 bytes); not a transport stream")
         }
+        // What each of the 8,192 PIDs carries, looked up by index at every packet (a set and a
+        // dictionary cost two hashes a packet, most of a probe): whether it is a program map, and
+        // which elementary stream it is (its place in `order` plus one; 0 for none).
         var pmtPIDs: Set<Int> = []
-        var streamTypes: [Int: Int] = [:]
+        var isProgramMap = [Bool](repeating: false, count: 8192)
+        var streamNumber = [Int](repeating: 0, count: 8192)
         var order: [Int] = []
-        var times: [Int: [Int64]] = [:]
-        var lastPacket: [Int: [UInt8]] = [:]
+        var types: [Int] = []
+        var times: [[Int64]] = []
+        var lastPacket: [[UInt8]?] = []
         var offset = syncOffset
         while offset + packetSize <= data.count {
             defer { offset += packetSize }
@@ -79,30 +84,37 @@ public enum TransportStreamProbe {
             let end = offset + packetSize
             guard payload < end else { continue }
             if pid == 0, payloadStart {
+                for old in pmtPIDs { isProgramMap[old] = false }
                 pmtPIDs = programMapPIDs(data, payload: payload, end: end)
-            } else if pmtPIDs.contains(pid), payloadStart {
-                for (streamPID, type) in elementaryStreams(data, payload: payload, end: end) where streamTypes[streamPID] == nil {
-                    streamTypes[streamPID] = type
+                for new in pmtPIDs { isProgramMap[new] = true }
+            } else if isProgramMap[pid], payloadStart {
+                for (streamPID, type) in elementaryStreams(data, payload: payload, end: end) where streamNumber[streamPID] == 0 {
                     order.append(streamPID)
+                    types.append(type)
+                    times.append([])
+                    lastPacket.append(nil)
+                    streamNumber[streamPID] = order.count
                 }
-            } else if let type = streamTypes[pid] {
+            } else if streamNumber[pid] != 0 {
+                let stream = streamNumber[pid] - 1
                 if payloadStart, let pts = presentationTime(data, payload: payload, end: end) {
-                    times[pid, default: []].append(pts)
+                    times[stream].append(pts)
                 }
-                if type == 0x0F {
+                if types[stream] == 0x0F {
                     if payloadStart {
                         let headerLength = payload + 9 <= end ? Int(data[payload + 8]) : 0
-                        lastPacket[pid] = Array(data[min(end, payload + 9 + headerLength)..<end])
+                        lastPacket[stream] = Array(data[min(end, payload + 9 + headerLength)..<end])
                     } else {
-                        lastPacket[pid, default: []].append(contentsOf: data[payload..<end])
+                        if lastPacket[stream] == nil { lastPacket[stream] = [] }
+                        lastPacket[stream]!.append(contentsOf: data[payload..<end])
                     }
                 }
             }
         }
-        guard !streamTypes.isEmpty else { throw MediaProbeError(message: "no PAT/PMT found: cannot tell the elementary streams apart") }
-        let streams = order.map { pid in
-            Stream(pid: pid, streamType: streamTypes[pid]!, presentationTimes: unwrap(times[pid] ?? []),
-                   lastPacketDuration: lastPacket[pid].flatMap(adtsDuration))
+        guard !order.isEmpty else { throw MediaProbeError(message: "no PAT/PMT found: cannot tell the elementary streams apart") }
+        let streams = order.indices.map { stream in
+            Stream(pid: order[stream], streamType: types[stream], presentationTimes: unwrap(times[stream]),
+                   lastPacketDuration: lastPacket[stream].flatMap(adtsDuration))
         }
         guard streams.contains(where: { !$0.presentationTimes.isEmpty }) else {
             throw MediaProbeError(message: "no PES packet carries a presentation time stamp")
