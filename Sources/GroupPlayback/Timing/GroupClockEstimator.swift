@@ -202,16 +202,20 @@ public struct GroupClockEstimator: Sendable {
         func point(_ bound: Bound, _ index: Int) -> Point {
             Point(x: (bound.localTime - reference).timingSeconds, y: (bound.offset - base).timingSeconds, index: index)
         }
-        var upperBounds = upperHistory
-        var lowerBounds = lowerHistory
+        // The history's bounds, then the window's, as points (built in place: this runs at every
+        // exchange).
+        var upper: [Point] = []
+        var lower: [Point] = []
+        upper.reserveCapacity(upperHistory.count + samples.count)
+        lower.reserveCapacity(lowerHistory.count + samples.count)
+        for bound in upperHistory { upper.append(point(bound, upper.count)) }
+        for bound in lowerHistory { lower.append(point(bound, lower.count)) }
         var minimumRoundTrip = latest.roundTripTime
         for sample in samples {
-            upperBounds.append(Bound(localTime: sample.clientSendTime, offset: sample.serverReceiveTime - sample.clientSendTime))
-            lowerBounds.append(Bound(localTime: sample.clientReceiveTime, offset: sample.serverSendTime - sample.clientReceiveTime))
+            upper.append(point(Bound(localTime: sample.clientSendTime, offset: sample.serverReceiveTime - sample.clientSendTime), upper.count))
+            lower.append(point(Bound(localTime: sample.clientReceiveTime, offset: sample.serverSendTime - sample.clientReceiveTime), lower.count))
             minimumRoundTrip = min(minimumRoundTrip, sample.roundTripTime)
         }
-        var upper = upperBounds.enumerated().map { point($1, $0) }
-        var lower = lowerBounds.enumerated().map { point($1, $0) }
         upper.sort { $0.x < $1.x }
         lower.sort { $0.x < $1.x }
         // The offset line stays below every probe's bound and above every reply's: only the hull
