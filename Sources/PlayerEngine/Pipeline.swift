@@ -42,6 +42,8 @@ struct Pipeline: Sendable {
     var segmentAttempts = 0
     var initSections: [String: FragmentedMP4Probe.Initialization] = [:]
     var access: [AccessLogEntry] = []
+    /// The playlist problems already reported as warnings.
+    var reportedProblems: Set<String> = []
     /// Where a live timeline counts from (``PlayerItem/liveTimeOrigin``).
     var liveTimeOrigin: PlaylistDate?
     /// Whether the media playlist has been loaded once (the pipeline is ready). Kept, not

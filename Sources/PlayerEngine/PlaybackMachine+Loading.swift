@@ -143,6 +143,17 @@ extension PlaybackMachine {
 
     // MARK: Playlists
 
+    /// Playlists are parsed leniently, as players do (a malformed tag is skipped, not fatal), and
+    /// what a strict parse would reject is reported as a warning: once per problem for a pipeline,
+    /// not at every reload of a live playlist.
+    mutating func reportParseProblems(_ diagnostics: [PlaylistDiagnostic], in url: String, role: Pipeline.Role) {
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            let text = "\(url)\(diagnostic.line.map { " line \($0)" } ?? ""): \(diagnostic.message); played anyway"
+            let isNew = withPipeline(role) { $0.reportedProblems.insert(text).inserted } ?? false
+            if isNew { emit(.warning(text)) }
+        }
+    }
+
     mutating func playlistLoaded(role: Pipeline.Role, kind: ResourceKind, resource: LoadedResource, id: UInt64) {
         let result: ParseResult
         do {
@@ -159,6 +170,7 @@ extension PlaybackMachine {
             failRole(role, playlistError)
             return
         }
+        reportParseProblems(result.diagnostics, in: resource.url, role: role)
         switch result.playlist {
         case .multivariant(let multivariant):
             guard kind == .multivariantPlaylist || kind == .assetPlaylist,
