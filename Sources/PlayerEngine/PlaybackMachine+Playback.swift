@@ -159,15 +159,23 @@ extension PlaybackMachine {
         return end
     }
 
-    /// Handles everything due up to `time`, in order, each at its own time. Returns, when the last
-    /// thing handled was due at `time` itself, what falls due next as things then stand (the
-    /// machine settled at `time` and nothing has changed since).
-    mutating func advance(to time: Duration) -> (at: Duration, due: Due)?? {
+    /// What ``advance(to:)`` leaves behind.
+    enum Advance {
+        /// The machine last settled before the time advanced to (or had nothing due): what falls
+        /// due next must be worked out again after the input.
+        case moved
+        /// The last thing handled was due at the time advanced to itself, and the machine settled
+        /// then: `next` is what falls due next, as nothing has changed since.
+        case settled(next: (at: Duration, due: Due)?)
+    }
+
+    /// Handles everything due up to `time`, in order, each at its own time.
+    mutating func advance(to time: Duration) -> Advance {
         // Nothing can have fallen due before the next wake worked out after the last input, and
         // what that was is still what falls due first: nothing changed the machine since.
         guard let cached = cachedNextDue, !(time < cached.at) else {
             if now < time { now = time }
-            return nil
+            return .moved
         }
         var next: (at: Duration, due: Due)? = cached
         var guardCount = 0
@@ -178,9 +186,11 @@ extension PlaybackMachine {
             settle()
             next = earliestDue()
         }
-        let settledAtTime = now == time
-        if now < time { now = time }
-        return settledAtTime ? .some(next) : nil
+        guard now == time else {
+            if now < time { now = time }
+            return .moved
+        }
+        return .settled(next: next)
     }
 
     mutating func handleDue(_ due: Due) {

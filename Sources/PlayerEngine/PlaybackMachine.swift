@@ -197,9 +197,9 @@ public struct PlaybackMachine: Sendable {
     /// Handles `input` at host time `now` (never earlier than the last call's) and returns what to
     /// do.
     public mutating func handle(_ input: Input, now: Duration) -> [Action] {
-        let settled = advance(to: now)
+        let advanced = advance(to: now)
         self.now = now
-        if case .wake = input, let next = settled {
+        if case .wake = input, case .settled(let next) = advanced {
             // A wake asks for nothing but the passing of time, and the machine settled at `now`.
             cachedNextDue = next
         } else {
