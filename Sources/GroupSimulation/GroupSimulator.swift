@@ -11,7 +11,10 @@ import StreamOrigin
 /// clock by NTP-style exchanges, and reliable channels to the others over a simulated network
 /// with latency, jitter, loss and partitions. Everything is a discrete-event simulation: no
 /// threads, no sleeping, exactly repeatable from the scenario's seed.
-public struct GroupSimulator {
+///
+/// Not copyable: it holds its participants by reference (they are reached at every event), so a
+/// copy would share them; make one simulator per run.
+public struct GroupSimulator: ~Copyable {
     /// What happens next. The frequent small events (observations, timers) are held inline; the
     /// large ones in a box, so that the queue's slots stay small.
     enum Event {
