@@ -45,6 +45,11 @@ extension Duration {
     public func wholeUnits(ofAttoseconds unit: UInt64) -> (units: Int64, remainder: Int64) {
         precondition(unit > 0, "a unit of time must be positive")
         let attoseconds = self.attoseconds
+        // Within ±9.2 s one 64-bit division does (Swift's, truncating toward zero like `components`).
+        if let small = Int64(exactly: attoseconds), let divisor = Int64(exactly: unit) {
+            let (units, remainder) = small.quotientAndRemainder(dividingBy: divisor)
+            return (units, remainder)
+        }
         let magnitude = attoseconds.magnitude
         let (highQuotient, highRemainder) = UInt64(truncatingIfNeeded: magnitude >> 64).quotientAndRemainder(dividingBy: unit)
         let (lowQuotient, remainder) = unit.dividingFullWidth((high: highRemainder, low: UInt64(truncatingIfNeeded: magnitude)))
