@@ -331,7 +331,7 @@ public enum URIResolution {
         for byte in referenceBytes {
             switch byte {
             case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: ":"): return nil
-            case slash where previous == slash && first == slash && byte == slash: return nil  // `//`
+            case slash where previous == slash && first == slash: return nil  // `//`: an empty segment
             case dot where previous == slash: return nil  // a segment that may be `.` or `..`
             default: break
             }
