@@ -55,7 +55,6 @@ public struct GroupSimulator: ~Copyable {
         var hasStartedItem = false
         var itemGeneration = 0
         var stats = ParticipantStatistics()
-        var lastCoordinated: MediaTime?
 
         init(spec: SimulationScenario.Participant, peer: PeerID, url: String, clock: DriftingClock, machine: PlaybackMachine,
              binding: PlayerCoordinationBinding, estimator: GroupClockEstimator, groupSize: Int)
@@ -270,10 +269,7 @@ public struct GroupSimulator: ~Copyable {
                 binding.observe(position: machine.position(atHost: local), status: machine.timeControlStatus, isInBreak: machine.currentEvent != nil,
                                 hasReachedEnd: machine.hasReachedEnd, clock: clock, localTime: local)
             }
-            if !outputs.isEmpty {
-                apply(index, outputs)
-                rescheduleTimers(index)
-            }
+            apply(index, outputs)  // which sets the timers again when there is something to do
             scheduler.schedule(.observe(index), after: observeInterval)
         case .sample:
             sample()
@@ -466,20 +462,20 @@ public struct GroupSimulator: ~Copyable {
         // which then asks again (cheaper than cancelling and re-queueing at every input).
         if let wake {
             let at = max(clock.trueTime(atLocalTime: wake), now)
-            if let timer = participants[index].playerTimer, !(at < timer.at) {
+            if let timer = participant.playerTimer, !(at < timer.at) {
                 // keep it
             } else {
-                if let timer = participants[index].playerTimer { scheduler.cancel(timer.id) }
-                participants[index].playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
+                if let timer = participant.playerTimer { scheduler.cancel(timer.id) }
+                participant.playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
             }
         }
         if let estimate, let deadline = groupDeadline {
             let at = max(clock.trueTime(atLocalTime: estimate.localTime(atGroupTime: deadline)), now)
-            if let timer = participants[index].coordinatorTimer, !(deadline < timer.groupDeadline) {
+            if let timer = participant.coordinatorTimer, !(deadline < timer.groupDeadline) {
                 // keep it
             } else {
-                if let timer = participants[index].coordinatorTimer { scheduler.cancel(timer.id) }
-                participants[index].coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at, deadline)
+                if let timer = participant.coordinatorTimer { scheduler.cancel(timer.id) }
+                participant.coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at, deadline)
             }
         }
     }

@@ -372,7 +372,7 @@ extension MediaTime: Comparable, Hashable {
             // Cross products in full width: an Int64 times an Int32 cannot overflow 128 bits.
             let left = lhs.value.multipliedFullWidth(by: Int64(rhs.timescale))
             let right = rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
-            return left.high < right.high || (left.high == right.high && left.low < right.low)
+            return (left.high, left.low) < (right.high, right.low)
         }
         return lhs.orderRank < rhs.orderRank
     }
@@ -385,7 +385,7 @@ extension MediaTime: Comparable, Hashable {
         if lhs.timescale == rhs.timescale { return lhs.value == rhs.value }
         let left = lhs.value.multipliedFullWidth(by: Int64(rhs.timescale))
         let right = rhs.value.multipliedFullWidth(by: Int64(lhs.timescale))
-        return left.high == right.high && left.low == right.low
+        return (left.high, left.low) == (right.high, right.low)
     }
 
     /// Hashes the reduced form, so that equal times hash alike.
@@ -417,11 +417,7 @@ func gcd128(_ a: UInt128, _ b: UInt128) -> UInt128 {
     var (a, b) = (a, b)
     while b != 0 {
         // Once both fit in 64 bits (timescales always do), finish with the processor's division.
-        if a <= UInt128(UInt64.max), b <= UInt128(UInt64.max) {
-            var (x, y) = (UInt64(a), UInt64(b))
-            while y != 0 { (x, y) = (y, x % y) }
-            return UInt128(x)
-        }
+        if a <= UInt128(UInt64.max), b <= UInt128(UInt64.max) { return UInt128(gcd(UInt64(a), UInt64(b))) }
         (a, b) = (b, a % b)
     }
     return a == 0 ? 1 : a

@@ -255,7 +255,6 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// The reasons the local participant is suspended for, in the order they began, without
     /// repeats. While not empty the coordinator neither follows the group nor commands it.
     public var suspensionReasons: [CoordinatedPlaybackSuspension.Reason] {
-        guard !suspensions.isEmpty else { return [] }
         var seen: [CoordinatedPlaybackSuspension.Reason] = []
         for suspension in suspensions where !seen.contains(suspension.reason) { seen.append(suspension.reason) }
         return seen

@@ -216,7 +216,7 @@ public struct DelegatingPlaybackCoordinator: Sendable {
         player = PlayerReport(itemTime: itemTime, rate: rate, hostTime: hostTime)
         let groupTime = clock.groupTime(atLocalTime: hostTime)
         var outputs = translate(coordinator.observeLocalPlayback(.item(itemTime), at: groupTime), clock: clock, hostTime: hostTime)
-        if outputs.isEmpty, groupRate != 0, rate != 0, coordinator.suspensionReasons.isEmpty, abs(clock.rateRatio - appliedRatio) > 2e-6,
+        if outputs.isEmpty, groupRate != 0, rate != 0, !coordinator.isSuspended, abs(clock.rateRatio - appliedRatio) > 2e-6,
             let item = coordinator.currentItemIdentifier
         {
             appliedRatio = clock.rateRatio
