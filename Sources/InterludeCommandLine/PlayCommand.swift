@@ -22,6 +22,18 @@ enum PlayCommand: Subcommand {
             plays in moments, with times that are exact and the same from run to run. A live stream on virtual time needs
             --duration, and plays faster than the server's live edge moves, so it catches up and stalls there.
 
+            Outages: a load that fails in a way that may pass (no connection, a time-out, a 5xx) is retried
+            with growing waits (--retry-delay, doubling up to --retry-max-delay) for as long as media is
+            buffered ahead, so playback rides out a server that is away for less than the buffer; once the
+            buffer runs dry it is tried --retry-attempts times in all, then the player fails over to another
+            variant or fails. The log and the summary say when an outage began and when it was recovered
+            from. With --speed the waits are real time (the server's outage is); on --virtual they are
+            virtual, so a real outage there outlasts every retry.
+
+            Limits: a response larger than its limit (--max-playlist-size, --max-asset-list-size,
+            --max-segment-size) is cut off as soon as it passes it; a server that sends nothing for --timeout
+            or drips a response for longer than --deadline fails the load with a time-out.
+
             Times (TIME, SECONDS) are seconds such as 30 or 12.5, or amounts such as 30s, 2m or 1m30s.
             Actions run at a host time, counted from the start of the run (before the item is ready they
             wait for it); seek targets are on the primary timeline, seek-integrated targets on the
@@ -53,6 +65,15 @@ enum PlayCommand: Subcommand {
                   isRepeatable: true),
             .init(long: "trace", short: nil, valueName: "FILE", help: "Write one JSON line per player event, {\"t\":<host seconds>,\"event\":<name>,<fields>}, to FILE ('-' for standard output)."),
             .init(long: "quiet", short: "q", valueName: nil, help: "Show no transport bar, log or summary; only errors (and the trace, if asked for)."),
+            .init(long: "retry-attempts", short: nil, valueName: "N",
+                  help: "Try a resource N times before failing over or giving up when nothing is buffered (default 3; while media is buffered, failures that may pass are retried until it runs dry)."),
+            .init(long: "retry-delay", short: nil, valueName: "SECONDS", help: "The wait before the first retry; it doubles each time (default 0.5)."),
+            .init(long: "retry-max-delay", short: nil, valueName: "SECONDS", help: "The longest wait between two attempts (default 4)."),
+            .init(long: "timeout", short: nil, valueName: "SECONDS", help: "Fail a load when the server sends nothing for this long (default 15)."),
+            .init(long: "deadline", short: nil, valueName: "SECONDS", help: "Fail a load whose whole response takes longer than this (default 60)."),
+            .init(long: "max-playlist-size", short: nil, valueName: "BYTES", help: "The largest playlist accepted, such as 16M (default 16 MiB)."),
+            .init(long: "max-asset-list-size", short: nil, valueName: "BYTES", help: "The largest asset list accepted, such as 512k (default 1 MiB)."),
+            .init(long: "max-segment-size", short: nil, valueName: "BYTES", help: "The largest segment or init section accepted, such as 128M (default 64 MiB)."),
         ],
         examples: [
             "interlude play ./stream/main.m3u8                                    # a playlist file; its segments next to it",
@@ -74,29 +95,35 @@ enum PlayCommand: Subcommand {
         let mode: PlayDisplay.Mode = options.isQuiet || options.trace == "-" ? .silent : io.isTerminal ? .bar : .lines
         let display = PlayDisplay(mode: mode, io: io)
         let item = PlayerItem(url: url, startTime: options.start)
+        let loader = URLSessionResourceLoader(timeout: options.timeout, deadline: options.deadline, maxBytes: options.configuration.maxSegmentBytes)
 
         let (session, ending): (PlaySession, PlaySession.Ending)
         if options.isVirtual {
             let driver = VirtualTimeDriver()
-            let player = Player(clock: driver.clock, loader: URLSessionResourceLoader(), executor: driver.executor)
+            let player = Player(clock: driver.clock, loader: loader, configuration: options.configuration, executor: driver.executor)
             session = PlaySession(player: player, actions: options.actions, durationLimit: options.duration, display: display, trace: trace,
                                   clockName: "virtual", isVirtual: true)
             player.replaceCurrentItem(with: item)
             player.play()
             ending = await withInterruption(session) { session.runVirtual(driver: driver) }
         } else if let speed = options.speed, speed != 1 {
-            (session, ending) = await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed,
+            (session, ending) = await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed, loader: loader,
                                                    options: options, display: display, trace: trace)
         } else {
-            (session, ending) = await playRealTime(item, clock: ContinuousClock(), speed: 1, options: options, display: display, trace: trace)
+            (session, ending) = await playRealTime(item, clock: ContinuousClock(), speed: 1, loader: loader, options: options, display: display, trace: trace)
         }
         return finish(session, ending, url: url, options: options, io: io)
     }
 
     /// Plays on `clock`, real time or scaled, redrawing a few times per real second.
-    private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, options: Options, display: PlayDisplay,
-                                               trace: PlayTrace?) async -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
-        let player = Player(clock: clock, loader: URLSessionResourceLoader())
+    private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, loader: URLSessionResourceLoader, options: Options,
+                                               display: PlayDisplay, trace: PlayTrace?) async -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
+        // The player's waits are host time, which runs `speed` times as fast: its retry waits are
+        // scaled so that they stay real time, as the server's outage is.
+        var configuration = options.configuration
+        configuration.retryBackoff = configuration.retryBackoff * speed
+        configuration.maxRetryDelay = configuration.maxRetryDelay * speed
+        let player = Player(clock: clock, loader: loader, configuration: configuration)
         let name = speed == 1 ? "real time" : "\(speed.rounded() == speed ? String(Int(speed)) : String(speed))× real time"
         let session = PlaySession(player: player, actions: options.actions, durationLimit: options.duration, display: display, trace: trace,
                                   clockName: name, isVirtual: false)
@@ -214,6 +241,9 @@ enum PlayCommand: Subcommand {
         var actions: [PlayAction]
         var trace: String?
         var isQuiet: Bool
+        var configuration = PlayerConfiguration()
+        var timeout: TimeInterval = 15
+        var deadline: TimeInterval = 60
 
         init(_ arguments: ParsedArguments) throws {
             location = arguments.positionals[0]
@@ -251,6 +281,51 @@ enum PlayCommand: Subcommand {
             if trace?.isEmpty == true {
                 throw UsageError(message: "--trace needs a file name, or '-' for standard output", command: spec)
             }
+            if let value = arguments.value("retry-attempts") {
+                guard let count = Int(value), (1...1000).contains(count) else {
+                    throw UsageError(message: "--retry-attempts must be a whole number from 1 to 1000, not '\(value)'", command: spec)
+                }
+                configuration.maxAttempts = count
+            }
+            func seconds(_ name: String, within range: ClosedRange<MediaTime>) throws -> Duration? {
+                try arguments.value(name).map { value in
+                    guard let time = PlayTime.parse(value), range.contains(time) else {
+                        throw UsageError(message: "--\(name) must be a time from \(PlayTime.seconds(range.lowerBound)) to \(PlayTime.seconds(range.upperBound)) seconds, such as 2 or 1.5, not '\(value)'", command: spec)
+                    }
+                    return PlayTime.duration(time)
+                }
+            }
+            if let delay = try seconds("retry-delay", within: MediaTime(value: 1, timescale: 1000)...MediaTime(seconds: 600)) {
+                configuration.retryBackoff = delay
+            }
+            if let delay = try seconds("retry-max-delay", within: MediaTime(value: 1, timescale: 1000)...MediaTime(seconds: 3600)) {
+                configuration.maxRetryDelay = delay
+            }
+            if configuration.maxRetryDelay < configuration.retryBackoff {
+                throw UsageError(message: "--retry-max-delay must not be shorter than --retry-delay", command: spec)
+            }
+            if let time = try seconds("timeout", within: MediaTime(value: 1, timescale: 10)...MediaTime(seconds: 3600)) {
+                timeout = Self.interval(time)
+            }
+            if let time = try seconds("deadline", within: MediaTime(value: 1, timescale: 10)...MediaTime(seconds: 86_400)) {
+                deadline = Self.interval(time)
+            }
+            func size(_ name: String) throws -> Int? {
+                try arguments.value(name).map { value in
+                    guard let bytes = PlayTime.parseByteCount(value), bytes > 0, bytes <= 1 << 40 else {
+                        throw UsageError(message: "--\(name) must be a size such as 4096, 512k, 16M or 1G, not '\(value)'", command: spec)
+                    }
+                    return bytes
+                }
+            }
+            if let bytes = try size("max-playlist-size") { configuration.maxPlaylistBytes = bytes }
+            if let bytes = try size("max-asset-list-size") { configuration.maxAssetListBytes = bytes }
+            if let bytes = try size("max-segment-size") { configuration.maxSegmentBytes = bytes }
+        }
+
+        private static func interval(_ duration: Duration) -> TimeInterval {
+            let (seconds, attoseconds) = duration.components
+            return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
         }
     }
 }

@@ -29,6 +29,9 @@ struct PlayReport: Sendable {
     private(set) var warnings = 0
     /// Loads that failed and were retried.
     private(set) var retriedLoads = 0
+    /// Outages the player rode out (a load failed, then worked again), and the longest.
+    private(set) var recoveries = 0
+    private(set) var longestOutage: Duration = .zero
     /// Primary content played (host time playing, times the rate).
     private(set) var primaryPlayed = MediaTime.zero
     /// Host time spent in breaks.
@@ -64,6 +67,9 @@ struct PlayReport: Sendable {
             warnings += 1
         case .loadFailed(_, _, _, let willRetry):
             if willRetry { retriedLoads += 1 }
+        case .loadRecovered(_, _, _, let outage):
+            recoveries += 1
+            longestOutage = max(longestOutage, outage)
         case .currentEventChanged(let id):
             if id != nil, breakSince == nil { breakSince = now }
         case .breakEnded(let id, let end, _):
@@ -124,6 +130,10 @@ struct PlayReport: Sendable {
         text += "  stalls     \(stalls)\n"
         text += "  warnings   \(warnings)"
         if retriedLoads > 0 { text += " (\(retriedLoads) load\(retriedLoads == 1 ? "" : "s") retried)" }
-        return text + "\n"
+        text += "\n"
+        if recoveries > 0 {
+            text += "  outages    \(recoveries) recovered from, the longest \(PlayTime.clock(longestOutage))\n"
+        }
+        return text
     }
 }

@@ -34,6 +34,24 @@ enum PlayTime {
         return total
     }
 
+    /// A time as a plain decimal number of seconds: `0.5`, `600`.
+    static func seconds(_ time: MediaTime) -> String { time.decimalString() }
+
+    /// A size in bytes: a whole number, optionally suffixed with `k`, `M` or `G` (powers of 1,024;
+    /// `16M` is 16 MiB). `nil` for anything else or on overflow.
+    static func parseByteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var scale = 1
+        if let last = digits.last, let unit = units[last] {
+            scale = unit
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: scale)
+        return overflow ? nil : bytes
+    }
+
     /// A time as a host duration (nanosecond precision, rounded down).
     static func duration(_ time: MediaTime) -> Duration {
         .nanoseconds(time.floorUnits(timescale: 1_000_000_000) ?? 0)

@@ -41,6 +41,8 @@ extension PlayerEvent {
             return finished ? nil : "seek \(id) did not finish"
         case .loadFailed(let resource, let url, let message, let willRetry):
             return willRetry ? "load failed, retrying: \(resource.rawValue) \(url): \(message)" : nil
+        case .loadRecovered(let resource, let url, let attempts, let outage):
+            return "recovered: \(resource.rawValue) \(url) loaded on attempt \(attempts), after an outage of \(PlayTime.clock(outage))"
         case .variantSwitched(let bandwidth, let reason):
             return "switched to the \(bandwidth) bit/s variant (\(reason.rawValue))"
         case .stalled(let time):

@@ -1,40 +1,41 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import PlayerEngine
 
 /// Loads a playlist (or any resource) given on the command line: a file path, a `file://` URL or
-/// an `http(s)://` URL.
+/// an `http(s)://` URL, through the engine's loader, so that the same limits hold: at most
+/// `maxBytes` (a playlist's limit by default), no data for 15 s or a whole response over 60 s is a
+/// time-out.
 enum ResourceLoader {
+    /// The engine's playlist limit.
+    static let defaultMaxBytes = PlayerConfiguration().maxPlaylistBytes
+
     /// The bytes of `location`, and the URI to resolve relative references against.
-    static func load(_ location: String) async throws -> (bytes: [UInt8], uri: String) {
+    static func load(_ location: String, maxBytes: Int = defaultMaxBytes) async throws -> (bytes: [UInt8], uri: String) {
+        let url: String
         if location.hasPrefix("http://") || location.hasPrefix("https://") {
-            guard let url = URL(string: location) else {
+            guard URL(string: location) != nil else {
                 throw CommandFailure(message: "'\(location)' is not a valid URL")
             }
-            let data: Data
-            let response: URLResponse
-            do {
-                (data, response) = try await URLSession.shared.data(from: url)
-            } catch {
-                throw CommandFailure(message: "cannot load \(location): \(error.localizedDescription)")
+            url = location
+        } else {
+            let path = location.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CommandFailure(message: "no such file: \(path)")
             }
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                throw CommandFailure(message: "cannot load \(location): HTTP \(http.statusCode)")
+            guard !isDirectory.boolValue else {
+                throw CommandFailure(message: "\(path) is a directory; give a playlist file or URL")
             }
-            return (Array(data), location)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure(message: "cannot read \(path)")
+            }
+            url = URL(fileURLWithPath: path).absoluteString
         }
-        let path = location.hasPrefix("file://") ? String(location.dropFirst("file://".count)) : location
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(message: "no such file: \(path)")
+        do throws(LoadError) {
+            let loaded = try await URLSessionResourceLoader().load(ResourceRequest(url: url, maxBytes: maxBytes))
+            return (loaded.bytes, url.hasPrefix("file:") ? url : location)
+        } catch {
+            throw CommandFailure(message: "cannot load \(location): \(error.message)")
         }
-        guard !isDirectory.boolValue else {
-            throw CommandFailure(message: "\(path) is a directory; give a playlist file or URL")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(message: "cannot read \(path)")
-        }
-        return (Array(data), URL(fileURLWithPath: path).absoluteString)
     }
 }

@@ -22,6 +22,7 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
         var resources: [String: [UInt8]] = [:]
         var generators: [String: @Sendable (Duration) -> [UInt8]?] = [:]
         var failures: [String: LoadError] = [:]
+        var outage: LoadError?
         var conditions: Conditions
         var requests: [ResourceRequest] = []
     }
@@ -52,6 +53,10 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
     /// Makes every load of `url` fail with `error` (or succeed again with `nil`).
     public func fail(_ url: String, with error: LoadError?) { state.withLock { $0.failures[url] = error } }
 
+    /// Makes every load that starts from now on fail with `error`, whatever its URL, as a server
+    /// that went away would (`nil`: the server is back).
+    public func setOutage(_ error: LoadError?) { state.withLock { $0.outage = error } }
+
     /// Changes the conditions for loads that start from now on.
     public func setConditions(_ conditions: Conditions) { state.withLock { $0.conditions = conditions } }
 
@@ -64,7 +69,7 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
             state.requests.append(request)
             let url = Self.withoutQuery(request.url)
             return (state.resources[request.url] ?? state.resources[url], state.generators[request.url] ?? state.generators[url],
-                    state.failures[request.url] ?? state.failures[url], state.conditions)
+                    state.outage ?? state.failures[request.url] ?? state.failures[url], state.conditions)
         }
         let bytes = stored ?? generator?(elapsed)
         let start = clock.now
@@ -88,6 +93,7 @@ public final class MemoryResourceLoader<C: Clock>: ResourceLoader where C.Durati
         guard bytes != nil else {
             throw LoadError(kind: .notFound, url: request.url, status: 404, message: "not found")
         }
+        if let limit = request.maxBytes, body.count > limit { throw LoadError.tooLarge(request.url, limit: limit) }
         return LoadedResource(bytes: body, url: request.url, elapsed: start.duration(to: clock.now))
     }
 

@@ -7,6 +7,9 @@ extension PlaybackMachine {
     // MARK: Results
 
     mutating func loaded(_ entry: Pending, _ resource: LoadedResource, id: UInt64) {
+        if let since = entry.firstFailure {
+            emit(.loadRecovered(resource: resourceKind(entry.purpose), url: resource.url, attempts: entry.attempt, outage: now - since))
+        }
         switch entry.purpose {
         case .playlist(let role, let kind):
             emit(.loaded(resource: kind, url: resource.url, bytes: resource.bytes.count))
@@ -16,12 +19,16 @@ extension PlaybackMachine {
             segmentLoaded(role: role, index: index, range: range, declared: declared, mapURI: mapURI, resource: resource, id: id)
         case .initSection(let role, let uri):
             emit(.loaded(resource: .initSection, url: resource.url, bytes: resource.bytes.count))
-            let initialization = try? FragmentedMP4Probe.initialization(resource.bytes)
+            guard let initialization = try? FragmentedMP4Probe.initialization(resource.bytes) else {
+                // Bytes that are not an init section fail like a load: retried, then given up on
+                // (asking for the same bytes again at once would never end).
+                failed(entry, LoadError(kind: .unreadable, url: resource.url, message: "not a readable fragmented-MP4 initialization section"), id: id)
+                return
+            }
             _ = withPipeline(role) { pipeline in
-                if let initialization { pipeline.initSections[uri] = initialization }
+                pipeline.initSections[uri] = initialization
                 if pipeline.segmentRequest == id { pipeline.segmentRequest = nil }
             }
-            if initialization == nil { emit(.warning("\(uri): not a readable fragmented-MP4 initialization section")) }
         case .assetList(let eventID):
             emit(.loaded(resource: .assetList, url: resource.url, bytes: resource.bytes.count))
             assetListRequests[eventID] = nil
@@ -39,12 +46,13 @@ extension PlaybackMachine {
         let kind = resourceKind(entry.purpose)
         errorLog.append(ErrorLogEntry(hostTime: now, uri: error.url, status: error.status, comment: error.message))
         if errorLog.count > 256 { errorLog.removeFirst(errorLog.count - 256) }
-        let willRetry = error.isRetryable && entry.attempt < configuration.maxAttempts
+        let willRetry = error.isRetryable && (entry.attempt < configuration.maxAttempts || hasMediaAhead(for: entry))
         emit(.loadFailed(resource: kind, url: error.url, message: error.message, willRetry: willRetry))
         if willRetry {
             var next = entry
             next.attempt += 1
-            let delay = configuration.retryBackoff * (1 << min(entry.attempt - 1, 6))
+            next.firstFailure = entry.firstFailure ?? now
+            let delay = min(configuration.retryBackoff * (1 << min(entry.attempt - 1, 16)), configuration.maxRetryDelay)
             let retryAt = now + delay
             retries.append((retryAt, next))
             switch entry.purpose {
@@ -61,6 +69,23 @@ extension PlaybackMachine {
             return
         }
         giveUp(entry, error, id: id)
+    }
+
+    /// Whether the role that needs `entry` still has media to play while it is retried: the
+    /// primary item's buffer ahead of its playhead, or the playing asset's ahead of its own. A
+    /// break's asset list, and an asset loading ahead of its break, have none.
+    func hasMediaAhead(for entry: Pending) -> Bool {
+        switch entry.role {
+        case .primary?:
+            guard primary?.isReady == true else { return false }
+            return primary!.buffer.bufferedAhead(of: primaryPosition) > .zero
+        case .asset(let eventID, let index)?:
+            guard let playing = current, playing.scheduled.id == eventID, playing.assetIndex == index,
+                  let pipeline = playing.pipeline, pipeline.isReady else { return false }
+            return pipeline.buffer.bufferedAhead(of: playing.clock.itemTime(atHost: now)) > .zero
+        case nil:
+            return false
+        }
     }
 
     func resourceKind(_ purpose: Pending.Purpose) -> ResourceKind {
@@ -294,7 +319,7 @@ extension PlaybackMachine {
         for (_, entry) in due {
             if let role = entry.role, withPipeline(role, { _ in true }) == nil { continue }
             if case .assetList(let eventID) = entry.purpose, assetListRequests[eventID] == nil, assetLists[eventID] != nil { continue }
-            let id = request(entry.purpose, entry.request, attempt: entry.attempt)
+            let id = request(entry.purpose, entry.request, attempt: entry.attempt, firstFailure: entry.firstFailure)
             switch entry.purpose {
             case .segment(let role, _, _, _, _), .initSection(let role, _):
                 _ = withPipeline(role) { pipeline in

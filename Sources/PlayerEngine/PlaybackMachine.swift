@@ -85,6 +85,8 @@ public struct PlaybackMachine: Sendable {
         var purpose: Purpose
         var request: ResourceRequest
         var attempt: Int
+        /// When the first attempt of this resource failed (an outage began), if one did.
+        var firstFailure: Duration?
         var role: Pipeline.Role? {
             switch purpose {
             case .playlist(let role, _), .segment(let role, _, _, _, _), .initSection(let role, _): return role
@@ -391,9 +393,17 @@ public struct PlaybackMachine: Sendable {
 
     // MARK: Requests
 
-    mutating func request(_ purpose: Pending.Purpose, _ request: ResourceRequest, attempt: Int = 1) -> UInt64 {
+    mutating func request(_ purpose: Pending.Purpose, _ request: ResourceRequest, attempt: Int = 1, firstFailure: Duration? = nil) -> UInt64 {
+        var request = request
+        if request.maxBytes == nil {
+            switch purpose {
+            case .playlist: request.maxBytes = configuration.maxPlaylistBytes
+            case .assetList: request.maxBytes = configuration.maxAssetListBytes
+            case .segment, .initSection: request.maxBytes = configuration.maxSegmentBytes
+            }
+        }
         nextRequestID += 1
-        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt)
+        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt, firstFailure: firstFailure)
         actions.append(.load(id: nextRequestID, request: request))
         return nextRequestID
     }

@@ -21,11 +21,28 @@ public final class Player: Sendable {
         var loads: [UInt64: Task<Void, Never>] = [:]
         var timer: Task<Void, Never>?
         var timerDeadline: Duration?
-        var subscribers: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<PlayerEvent>.Continuation] = [:] {
+            didSet { subscriberList = Array(subscribers.values) }
+        }
+        var subscriberList: [AsyncStream<PlayerEvent>.Continuation] = []
         var observerStreams: [Int: AsyncStream<MediaTime>.Continuation] = [:]
         var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         var handlers: [@Sendable (PlayerEvent) -> Void] = []
         var nextID = 0
+        /// What the machine asked for that calls out of the player: performed after the lock is
+        /// let go, in order, by one thread at a time (``isPerforming``).
+        var outbox: [Effect] = []
+        var isPerforming = false
+    }
+
+    /// Work that leaves the player: cancelling a task runs its cancellation handlers (URLSession's
+    /// takes its own locks), handlers are the app's code, continuations resume other tasks. None
+    /// of it happens with the lock held.
+    private enum Effect {
+        case cancel(Task<Void, Never>)
+        case resume(CheckedContinuation<Bool, Never>, Bool)
+        case yield(AsyncStream<MediaTime>.Continuation, MediaTime)
+        case deliver(PlayerEvent, [@Sendable (PlayerEvent) -> Void], [AsyncStream<PlayerEvent>.Continuation])
     }
 
     private let state: Mutex<State>
@@ -46,23 +63,65 @@ public final class Player: Sendable {
     }
 
     deinit {
-        state.withLock { state in
-            state.timer?.cancel()
-            for task in state.loads.values { task.cancel() }
-            for subscriber in state.subscribers.values { subscriber.finish() }
-            for stream in state.observerStreams.values { stream.finish() }
-            for waiter in state.seekWaiters.values { waiter.resume(returning: false) }
+        let (tasks, subscribers, streams, waiters) = state.withLock { state in
+            (Array(state.loads.values) + (state.timer.map { [$0] } ?? []), Array(state.subscribers.values),
+             Array(state.observerStreams.values), Array(state.seekWaiters.values))
         }
+        for task in tasks { task.cancel() }
+        for subscriber in subscribers { subscriber.finish() }
+        for stream in streams { stream.finish() }
+        for waiter in waiters { waiter.resume(returning: false) }
     }
 
     // MARK: Driving the machine
 
     private func send(_ input: PlaybackMachine.Input) {
-        state.withLock { state in run(input, in: &state) }
+        withState { state in run(input, in: &state) }
     }
 
-    /// Feeds the machine and performs what it asks, under the lock (starting tasks and yielding
-    /// to streams do not block).
+    /// Runs `body` under the lock, then performs the effects it queued with the lock let go (the
+    /// shell rule: nothing calls out of the player while it holds its lock). When another thread
+    /// is already performing effects, that thread performs these too, after its own, so handlers
+    /// see events in the order the machine made them; a handler that calls back into the player
+    /// queues more work instead of deadlocking.
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        var (result, batch) = state.withLock { state -> (T, [Effect]) in
+            let result = body(&state)
+            guard !state.isPerforming, !state.outbox.isEmpty else { return (result, []) }
+            state.isPerforming = true
+            defer { state.outbox.removeAll(keepingCapacity: true) }
+            return (result, state.outbox)
+        }
+        while !batch.isEmpty {
+            for effect in batch { perform(effect) }
+            batch = state.withLock { state in
+                guard !state.outbox.isEmpty else {
+                    state.isPerforming = false
+                    return []
+                }
+                defer { state.outbox.removeAll(keepingCapacity: true) }
+                return state.outbox
+            }
+        }
+        return result
+    }
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .cancel(let task):
+            task.cancel()
+        case .resume(let continuation, let finished):
+            continuation.resume(returning: finished)
+        case .yield(let stream, let time):
+            stream.yield(time)
+        case .deliver(let event, let handlers, let subscribers):
+            for handler in handlers { handler(event) }
+            for subscriber in subscribers { subscriber.yield(event) }
+        }
+    }
+
+    /// Feeds the machine under the lock; what calls out goes to the outbox (starting a task does
+    /// not block and stays here, so that its bookkeeping is in place before it can finish).
     private func run(_ input: PlaybackMachine.Input, in state: inout State) {
         let actions = state.machine.handle(input, now: hostNow())
         for action in actions {
@@ -75,33 +134,28 @@ public final class Player: Sendable {
                     self?.finished(id, result)
                 }
             case .cancelLoad(let id):
-                state.loads.removeValue(forKey: id)?.cancel()
+                if let task = state.loads.removeValue(forKey: id) { state.outbox.append(.cancel(task)) }
             case .event(let event):
-                dispatch(event, in: &state)
+                switch event.kind {
+                case .periodicTime(let observer, let time), .boundaryTime(let observer, let time):
+                    if let stream = state.observerStreams[observer] { state.outbox.append(.yield(stream, time)) }
+                    continue
+                case .seekCompleted(let id, let finished):
+                    if let waiter = state.seekWaiters.removeValue(forKey: id) { state.outbox.append(.resume(waiter, finished)) }
+                default:
+                    break
+                }
+                state.outbox.append(.deliver(event, state.handlers, state.subscriberList))
             }
         }
         schedule(in: &state)
     }
 
     private func finished(_ id: UInt64, _ result: Result<LoadedResource, LoadError>) {
-        state.withLock { state in
+        withState { state in
             guard state.loads.removeValue(forKey: id) != nil else { return }
             run(.loadFinished(id: id, result: result), in: &state)
         }
-    }
-
-    private func dispatch(_ event: PlayerEvent, in state: inout State) {
-        switch event.kind {
-        case .periodicTime(let observer, let time), .boundaryTime(let observer, let time):
-            state.observerStreams[observer]?.yield(time)
-            return
-        case .seekCompleted(let id, let finished):
-            state.seekWaiters.removeValue(forKey: id)?.resume(returning: finished)
-        default:
-            break
-        }
-        for handler in state.handlers { handler(event) }
-        for subscriber in state.subscribers.values { subscriber.yield(event) }
     }
 
     /// Keeps one timer task for the machine's next deadline; a later deadline keeps the running
@@ -109,7 +163,7 @@ public final class Player: Sendable {
     private func schedule(in state: inout State) {
         guard let deadline = state.machine.nextWake else { return }
         if let current = state.timerDeadline, state.timer != nil, !(deadline < current) { return }
-        state.timer?.cancel()
+        if let timer = state.timer { state.outbox.append(.cancel(timer)) }
         state.timerDeadline = deadline
         let sleepUntil = self.sleepUntil
         state.timer = Task(executorPreference: executor) { [weak self] in
@@ -119,7 +173,7 @@ public final class Player: Sendable {
     }
 
     private func timerFired(_ deadline: Duration) {
-        state.withLock { state in
+        withState { state in
             guard state.timerDeadline == deadline else { return }
             state.timer = nil
             state.timerDeadline = nil
@@ -129,7 +183,7 @@ public final class Player: Sendable {
 
     /// Reads the machine brought up to the current host time.
     private func read<T>(_ body: (PlaybackMachine) -> T) -> T {
-        state.withLock { state in
+        withState { state in
             run(.wake, in: &state)
             return body(state.machine)
         }
@@ -245,7 +299,7 @@ public final class Player: Sendable {
 
     private func seek(_ target: PlaybackMachine.SeekTarget, originator: ChangeOriginator) async -> Bool {
         await withCheckedContinuation { continuation in
-            state.withLock { state in
+            withState { state in
                 state.nextID += 1
                 let id = state.nextID
                 state.seekWaiters[id] = continuation
@@ -256,7 +310,7 @@ public final class Player: Sendable {
 
     /// Starts a seek without waiting for it (for scripts and coordinators).
     public func startSeek(to time: MediaTime, integrated: Bool = false, originator: ChangeOriginator = .user) {
-        state.withLock { state in
+        withState { state in
             state.nextID += 1
             run(.seek(id: state.nextID, to: integrated ? .integrated(time) : .primary(time), originator: originator), in: &state)
         }
@@ -332,14 +386,14 @@ public final class Player: Sendable {
 
     private func observe(_ input: (Int) -> PlaybackMachine.Input) -> AsyncStream<MediaTime> {
         let (stream, continuation) = AsyncStream<MediaTime>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state -> Int in
+        let id = withState { state -> Int in
             state.nextID += 1
             state.observerStreams[state.nextID] = continuation
             run(input(state.nextID), in: &state)
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
+            self?.withState { state in
                 state.observerStreams[id] = nil
                 self?.run(.removeObserver(id: id), in: &state)
             }

@@ -57,6 +57,7 @@ extension PlayerEvent.Kind {
         case .boundaryTime: return "boundaryTime"
         case .loaded: return "loaded"
         case .loadFailed: return "loadFailed"
+        case .loadRecovered: return "loadRecovered"
         case .variantSwitched: return "variantSwitched"
         case .stalled: return "stalled"
         case .interstitialEventsChanged: return "events"
@@ -93,6 +94,8 @@ extension PlayerEvent.Kind {
             return [("resource", E.string(resource.rawValue)), ("url", E.string(url)), ("bytes", "\(bytes)")]
         case .loadFailed(let resource, let url, let message, let willRetry):
             return [("resource", E.string(resource.rawValue)), ("url", E.string(url)), ("message", E.string(message)), ("willRetry", "\(willRetry)")]
+        case .loadRecovered(let resource, let url, let attempts, let outage):
+            return [("resource", E.string(resource.rawValue)), ("url", E.string(url)), ("attempts", "\(attempts)"), ("outage", E.number(outage))]
         case .variantSwitched(let bandwidth, let reason): return [("bandwidth", "\(bandwidth)"), ("reason", E.string(reason.rawValue))]
         case .stalled(let time): return [("at", E.number(time))]
         case .interstitialEventsChanged(let ids): return [("ids", "[" + ids.map(E.string).joined(separator: ",") + "]")]

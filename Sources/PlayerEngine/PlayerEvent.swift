@@ -79,6 +79,9 @@ public struct PlayerEvent: Sendable, Hashable {
         case loaded(resource: ResourceKind, url: String, bytes: Int)
         /// A load failed (it may be retried).
         case loadFailed(resource: ResourceKind, url: String, message: String, willRetry: Bool)
+        /// A load that had failed worked on a later attempt: the outage it met lasted `outage`
+        /// of host time, from the first failure to this success.
+        case loadRecovered(resource: ResourceKind, url: String, attempts: Int, outage: Duration)
         /// The player switched variants.
         case variantSwitched(bandwidth: Int, reason: VariantSwitchReason)
         /// The playhead ran out of media.

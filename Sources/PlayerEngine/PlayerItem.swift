@@ -132,10 +132,22 @@ public struct PlayerConfiguration: Sendable, Hashable {
     /// How long before a break its first asset starts loading (its playlist and the first
     /// seconds of media), so that the break starts without a gap.
     public var preloadLead = MediaTime(seconds: 10)
-    /// How many times one resource is tried before the player fails over or gives up.
+    /// How many times one resource is tried before the player fails over or gives up, when
+    /// nothing is buffered to play meanwhile. While the role that needs it (the primary item, or
+    /// the asset playing) still has media buffered ahead, a failure that may go away (a network
+    /// error, a time-out, a 5xx) is retried for as long as the buffer lasts, as AVPlayer and
+    /// hls.js ride out an outage: the item fails only once its buffer has run dry.
     public var maxAttempts = 3
-    /// The wait before the first retry; it doubles with each further one.
+    /// The wait before the first retry; it doubles with each further one, up to ``maxRetryDelay``.
     public var retryBackoff: Duration = .milliseconds(500)
+    /// The longest wait between two attempts.
+    public var maxRetryDelay: Duration = .seconds(4)
+    /// The most bytes a playlist response may hold (the 24-hour DVR fixture is about 2 MiB).
+    public var maxPlaylistBytes = 16 << 20
+    /// The most bytes an asset-list response may hold.
+    public var maxAssetListBytes = 1 << 20
+    /// The most bytes a segment or an initialization section may hold.
+    public var maxSegmentBytes = 64 << 20
     /// Whether segments are probed (MPEG-TS PES timestamps, fragmented-MP4 tfdt / trun) and their
     /// real duration compared with EXTINF.
     public var checksSegmentDurations = true

@@ -19,16 +19,28 @@ public struct ResourceRequest: Sendable, Hashable {
         set { range = newValue.map { Range(offset: $0.offset, length: $0.length) } }
     }
     private var range: Range?
+    /// The most bytes the response may hold; a longer one fails with ``LoadError/Kind/tooLarge``
+    /// as soon as the limit is passed, before the rest is read. `nil`: the loader's own limit.
+    /// Not part of the request's identity (two requests for the same bytes are equal).
+    public var maxBytes: Int?
 
     private struct Range: Sendable, Hashable {
         var offset: Int
         var length: Int
     }
 
-    /// A request for `url`, all of it or `byteRange`.
-    public init(url: String, byteRange: (offset: Int, length: Int)? = nil) {
+    /// A request for `url`, all of it or `byteRange`, of at most `maxBytes`.
+    public init(url: String, byteRange: (offset: Int, length: Int)? = nil, maxBytes: Int? = nil) {
         self.url = url
         self.byteRange = byteRange
+        self.maxBytes = maxBytes
+    }
+
+    public static func == (lhs: ResourceRequest, rhs: ResourceRequest) -> Bool { lhs.url == rhs.url && lhs.range == rhs.range }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+        hasher.combine(range)
     }
 
     /// The `Range` header value, `bytes=first-last`, when a range is asked for.
@@ -78,6 +90,11 @@ public struct LoadError: Error, Sendable, Hashable, CustomStringConvertible {
         case unsupportedURL
         /// The load was cancelled.
         case cancelled
+        /// The response held more than the request's ``ResourceRequest/maxBytes``.
+        case tooLarge
+        /// The bytes arrived but are not what the resource must be (an init section that is not
+        /// one).
+        case unreadable
     }
 
     /// What failed.
@@ -97,15 +114,37 @@ public struct LoadError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Whether trying again may succeed: network failures, time-outs and 5xx / 429 answers.
+    /// Whether trying again may succeed: network failures, time-outs, 5xx / 429 answers and
+    /// unreadable content (a server may be mid-deploy).
     public var isRetryable: Bool {
         switch kind {
-        case .network, .timeout: return true
+        case .network, .timeout, .unreadable: return true
         case .httpStatus: return status.map { $0 >= 500 || $0 == 429 } ?? true
-        case .notFound, .unsupportedURL, .cancelled: return false
+        case .notFound, .unsupportedURL, .cancelled, .tooLarge: return false
         }
+    }
+
+    /// The error for a response that passed `limit` bytes.
+    public static func tooLarge(_ url: String, limit: Int) -> LoadError {
+        LoadError(kind: .tooLarge, url: url, message: "the response is larger than the limit of \(ByteCount(limit)) (raise it with the player's size limits)")
     }
 
     /// `url: message`.
     public var description: String { "\(url): \(message)" }
+}
+
+/// A number of bytes for people: `16 MiB`, `1,500 bytes`.
+public struct ByteCount: Sendable, Hashable, CustomStringConvertible {
+    public var bytes: Int
+
+    public init(_ bytes: Int) { self.bytes = bytes }
+
+    public var description: String {
+        let units: [(Int, String)] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        for (size, name) in units where bytes >= size && bytes % size == 0 { return "\(bytes / size) \(name)" }
+        for (size, name) in units where bytes >= size {
+            return "\((Double(bytes) / Double(size) * 10).rounded() / 10) \(name)"
+        }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+    }
 }

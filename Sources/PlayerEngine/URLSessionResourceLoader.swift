@@ -1,39 +1,49 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Loads over real HTTP(S) with Foundation's `URLSession` (libcurl on Linux), and `file://` URLs
 /// from disk; measures each load on a continuous clock for throughput estimates.
+///
+/// Nothing a server sends can hold a load for ever or fill memory: a response is read as it
+/// arrives and cut off as soon as it passes the request's ``ResourceRequest/maxBytes`` (or the
+/// loader's `maxBytes`); a server that sends nothing for `timeout` seconds, or that drips bytes
+/// so slowly that the whole response takes longer than `deadline`, fails the load with a
+/// ``LoadError/Kind/timeout`` that says which limit ran out.
 public final class URLSessionResourceLoader: ResourceLoader {
     private let session: URLSession
+    private let transfers: Transfers
     private let timeout: TimeInterval
+    private let deadline: TimeInterval
+    private let maxBytes: Int
 
-    /// A loader with its own session; `timeout` bounds each request.
-    public init(timeout: TimeInterval = 30) {
+    /// A loader with its own session. `timeout`: the longest wait for the next bytes; `deadline`:
+    /// the longest a whole response may take; `maxBytes`: the limit for requests that set none.
+    public init(timeout: TimeInterval = 15, deadline: TimeInterval = 60, maxBytes: Int = 64 << 20) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        self.session = URLSession(configuration: configuration)
+        configuration.timeoutIntervalForResource = deadline
+        let transfers = Transfers()
+        self.transfers = transfers
+        self.session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
         self.timeout = timeout
+        self.deadline = deadline
+        self.maxBytes = maxBytes
     }
+
+    deinit { session.invalidateAndCancel() }
 
     public func load(_ request: ResourceRequest) async throws(LoadError) -> LoadedResource {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased() else {
             throw LoadError(kind: .unsupportedURL, url: request.url, message: "not a URL")
         }
+        let limit = request.maxBytes ?? maxBytes
         let clock = ContinuousClock()
         let start = clock.now
         if scheme == "file" {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw LoadError(kind: .notFound, url: request.url, message: "no such file")
-            }
-            var bytes = Array(data)
-            if let range = request.byteRange {
-                guard range.offset + range.length <= bytes.count else {
-                    throw LoadError(kind: .httpStatus, url: request.url, status: 416, message: "byte range outside the file")
-                }
-                bytes = Array(bytes[range.offset..<(range.offset + range.length)])
-            }
+            let bytes = try Self.readFile(url.path, request: request, limit: limit)
             return LoadedResource(bytes: bytes, url: request.url, elapsed: start.duration(to: clock.now))
         }
         guard scheme == "http" || scheme == "https" else {
@@ -41,21 +51,163 @@ public final class URLSessionResourceLoader: ResourceLoader {
         }
         var urlRequest = URLRequest(url: url, timeoutInterval: timeout)
         if let range = request.rangeHeader { urlRequest.setValue(range, forHTTPHeaderField: "Range") }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            throw LoadError(kind: error.code == .timedOut ? .timeout : error.code == .cancelled ? .cancelled : .network,
-                            url: request.url, message: error.localizedDescription)
-        } catch {
+        let task = session.dataTask(with: urlRequest)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Transfers.Outcome, Never>) in
+                guard !Task.isCancelled else { return continuation.resume(returning: .failed(URLError(.cancelled))) }
+                transfers.begin(task, limit: limit, continuation: continuation)
+                // A deadline of our own as well as the session's: libcurl's resource time-out is
+                // not applied everywhere.
+                let seconds = deadline
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [transfers] in transfers.expire(task) }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        switch outcome {
+        case .tooLarge:
+            throw LoadError.tooLarge(request.url, limit: limit)
+        case .expired:
+            throw LoadError(kind: .timeout, url: request.url, message: "timed out after \(Self.seconds(deadline)): the whole response took longer than that")
+        case .failed(let error as URLError):
+            switch error.code {
+            case .timedOut:
+                throw LoadError(kind: .timeout, url: request.url, message: "timed out after \(Self.seconds(timeout)) with no data from the server")
+            case .cancelled:
+                throw LoadError(kind: .cancelled, url: request.url, message: "cancelled")
+            case .cannotConnectToHost:
+                throw LoadError(kind: .network, url: request.url, message: "cannot connect to the server (connection refused)")
+            case .networkConnectionLost:
+                throw LoadError(kind: .network, url: request.url, message: "the connection was lost before the response was complete")
+            case .cannotFindHost:
+                throw LoadError(kind: .network, url: request.url, message: "cannot find the host \(url.host ?? "")")
+            default:
+                throw LoadError(kind: .network, url: request.url, message: error.localizedDescription)
+            }
+        case .failed(let error):
             throw LoadError(kind: .network, url: request.url, message: "\(error)")
+        case .completed(let data, let response):
+            let finalURL = response.url?.absoluteString ?? request.url
+            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                let kind: LoadError.Kind = http.statusCode == 404 || http.statusCode == 410 ? .notFound : .httpStatus
+                throw LoadError(kind: kind, url: request.url, status: http.statusCode, message: "HTTP \(http.statusCode)")
+            }
+            return LoadedResource(bytes: Array(data), url: finalURL, elapsed: start.duration(to: clock.now))
         }
-        let finalURL = response.url?.absoluteString ?? request.url
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            let kind: LoadError.Kind = http.statusCode == 404 || http.statusCode == 410 ? .notFound : .httpStatus
-            throw LoadError(kind: kind, url: request.url, status: http.statusCode, message: "HTTP \(http.statusCode)")
+    }
+
+    /// A file's bytes, or the requested range of them, reading no more than `limit` (a device
+    /// such as `/dev/zero` never ends).
+    private static func readFile(_ path: String, request: ResourceRequest, limit: Int) throws(LoadError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LoadError(kind: .notFound, url: request.url, message: "no such file")
         }
-        return LoadedResource(bytes: Array(data), url: finalURL, elapsed: start.duration(to: clock.now))
+        defer { try? handle.close() }
+        do {
+            if let range = request.byteRange {
+                guard range.length <= limit else { throw LoadError.tooLarge(request.url, limit: limit) }
+                try handle.seek(toOffset: UInt64(range.offset))
+                let data = try handle.read(upToCount: range.length) ?? Data()
+                guard data.count == range.length else {
+                    throw LoadError(kind: .httpStatus, url: request.url, status: 416, message: "byte range outside the file")
+                }
+                return Array(data)
+            }
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else { throw LoadError.tooLarge(request.url, limit: limit) }
+            return Array(data)
+        } catch let error as LoadError {
+            throw error
+        } catch {
+            throw LoadError(kind: .notFound, url: request.url, message: "cannot read the file: \(error.localizedDescription)")
+        }
+    }
+
+    private static func seconds(_ interval: TimeInterval) -> String {
+        interval.rounded() == interval ? "\(Int(interval)) s" : "\(interval) s"
+    }
+}
+
+/// The session's delegate: collects each task's bytes, stops a task whose response passes its
+/// limit or its deadline, and resumes the waiting load once, whichever way the task ends. Every
+/// call out (cancelling a task, resuming a load) happens after the lock is let go.
+private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
+    enum Outcome: @unchecked Sendable {
+        case completed(Data, URLResponse)
+        case failed(any Error)
+        case tooLarge
+        case expired
+    }
+
+    private struct Transfer {
+        var limit: Int
+        var continuation: CheckedContinuation<Outcome, Never>
+        var data = Data()
+        var response: URLResponse?
+        /// Why the loader stopped the task itself, if it did.
+        var stopped: Outcome?
+    }
+
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    func begin(_ task: URLSessionDataTask, limit: Int, continuation: CheckedContinuation<Outcome, Never>) {
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(limit: limit, continuation: continuation) }
+        task.resume()
+    }
+
+    /// The deadline passed: stop the task if it is still running; should the session never say
+    /// that it ended, the load ends a few seconds later all the same.
+    func expire(_ task: URLSessionTask) {
+        stop(task, because: .expired)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [self] in
+            transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.continuation.resume(returning: .expired)
+        }
+    }
+
+    private func stop(_ task: URLSessionTask, because outcome: Outcome) {
+        let isRunning = transfers.withLock { transfers -> Bool in
+            guard transfers[task.taskIdentifier] != nil, transfers[task.taskIdentifier]?.stopped == nil else { return false }
+            transfers[task.taskIdentifier]?.stopped = outcome
+            return true
+        }
+        if isRunning { task.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            transfers[dataTask.taskIdentifier]?.response = response
+            guard let limit = transfers[dataTask.taskIdentifier]?.limit else { return false }
+            return response.expectedContentLength > Int64(limit)
+        }
+        if tooLarge { stop(dataTask, because: .tooLarge) }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.stopped == nil else { return false }
+            guard transfer.data.count + data.count <= transfer.limit else { return true }
+            transfers[dataTask.taskIdentifier] = nil
+            transfer.data.append(data)
+            transfers[dataTask.taskIdentifier] = transfer
+            return false
+        }
+        if tooLarge { stop(dataTask, because: .tooLarge) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let outcome: Outcome
+        if let stopped = transfer.stopped {
+            outcome = stopped
+        } else if let error {
+            outcome = .failed(error)
+        } else if let response = transfer.response ?? task.response {
+            outcome = .completed(transfer.data, response)
+        } else {
+            outcome = .failed(URLError(.badServerResponse))
+        }
+        transfer.continuation.resume(returning: outcome)
     }
 }
