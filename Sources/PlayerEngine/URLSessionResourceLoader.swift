@@ -59,10 +59,10 @@ public final class URLSessionResourceLoader: ResourceLoader {
                 // A deadline of our own as well as the session's: libcurl's resource time-out is
                 // not applied everywhere.
                 let seconds = deadline
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [transfers] in transfers.expire(task) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [transfers] in transfers.end(task, with: .expired) }
             }
         } onCancel: {
-            task.cancel()
+            transfers.end(task, with: .failed(URLError(.cancelled)))
         }
         switch outcome {
         case .tooLarge:
@@ -128,9 +128,14 @@ public final class URLSessionResourceLoader: ResourceLoader {
     }
 }
 
-/// The session's delegate: collects each task's bytes, stops a task whose response passes its
-/// limit or its deadline, and resumes the waiting load once, whichever way the task ends. Every
-/// call out (cancelling a task, resuming a load) happens after the lock is let go.
+/// The session's delegate: collects each task's bytes, and resumes the waiting load once,
+/// whichever comes first: the task's end, the load's cancellation, its deadline, or its limit.
+///
+/// A load that ends before its task does leaves the task behind, marked; the task is stopped from
+/// the next bytes it delivers (or ends by itself, bounded by the idle time-out). The task is
+/// never cancelled from anywhere else: FoundationNetworking traps when a task is cancelled
+/// while it completes on its own, and inside a data callback it cannot be completing. Every call
+/// out (cancelling a task, resuming a load) happens after the lock is let go.
 private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
     enum Outcome: @unchecked Sendable {
         case completed(Data, URLResponse)
@@ -141,11 +146,12 @@ private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
 
     private struct Transfer {
         var limit: Int
-        var continuation: CheckedContinuation<Outcome, Never>
+        /// The load waiting for this task; `nil` once it has been resumed.
+        var continuation: CheckedContinuation<Outcome, Never>?
         var data = Data()
         var response: URLResponse?
-        /// Why the loader stopped the task itself, if it did.
-        var stopped: Outcome?
+        /// Whether the task has been told to stop.
+        var isCancelled = false
     }
 
     private let transfers = Mutex<[Int: Transfer]>([:])
@@ -155,59 +161,66 @@ private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
         task.resume()
     }
 
-    /// The deadline passed: stop the task if it is still running; should the session never say
-    /// that it ended, the load ends a few seconds later all the same.
-    func expire(_ task: URLSessionTask) {
-        stop(task, because: .expired)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [self] in
-            transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.continuation.resume(returning: .expired)
+    /// Ends the load now with `outcome` (cancelled, or past its deadline), if it has not ended;
+    /// the task is left to be stopped from its next bytes.
+    func end(_ task: URLSessionTask, with outcome: Outcome) {
+        let continuation = transfers.withLock { transfers -> CheckedContinuation<Outcome, Never>? in
+            guard let continuation = transfers[task.taskIdentifier]?.continuation else { return nil }
+            transfers[task.taskIdentifier]?.continuation = nil
+            transfers[task.taskIdentifier]?.data = Data()
+            return continuation
         }
-    }
-
-    private func stop(_ task: URLSessionTask, because outcome: Outcome) {
-        let isRunning = transfers.withLock { transfers -> Bool in
-            guard transfers[task.taskIdentifier] != nil, transfers[task.taskIdentifier]?.stopped == nil else { return false }
-            transfers[task.taskIdentifier]?.stopped = outcome
-            return true
-        }
-        if isRunning { task.cancel() }
+        continuation?.resume(returning: outcome)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let tooLarge = transfers.withLock { transfers -> Bool in
+        let (tooLarge, abandoned) = transfers.withLock { transfers -> (Bool, Bool) in
+            guard let transfer = transfers[dataTask.taskIdentifier] else { return (false, true) }
             transfers[dataTask.taskIdentifier]?.response = response
-            guard let limit = transfers[dataTask.taskIdentifier]?.limit else { return false }
-            return response.expectedContentLength > Int64(limit)
+            return (response.expectedContentLength > Int64(transfer.limit), transfer.continuation == nil)
         }
-        if tooLarge { stop(dataTask, because: .tooLarge) }
-        completionHandler(tooLarge ? .cancel : .allow)
+        if tooLarge { end(dataTask, with: .tooLarge) }
+        completionHandler(tooLarge || abandoned ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier], transfer.stopped == nil else { return false }
-            guard transfer.data.count + data.count <= transfer.limit else { return true }
+        enum Step { case keep, tooLarge, stop, nothing }
+        let step = transfers.withLock { transfers -> Step in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return .nothing }
+            guard transfer.continuation != nil else {
+                if transfer.isCancelled { return .nothing }
+                transfers[dataTask.taskIdentifier]?.isCancelled = true
+                return .stop
+            }
+            guard transfer.data.count + data.count <= transfer.limit else { return .tooLarge }
             transfers[dataTask.taskIdentifier] = nil
             transfer.data.append(data)
             transfers[dataTask.taskIdentifier] = transfer
-            return false
+            return .keep
         }
-        if tooLarge { stop(dataTask, because: .tooLarge) }
+        switch step {
+        case .keep, .nothing:
+            break
+        case .tooLarge:
+            end(dataTask, with: .tooLarge)
+            transfers.withLock { $0[dataTask.taskIdentifier]?.isCancelled = true }
+            dataTask.cancel()
+        case .stop:
+            dataTask.cancel()
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }), let continuation = transfer.continuation else { return }
         let outcome: Outcome
-        if let stopped = transfer.stopped {
-            outcome = stopped
-        } else if let error {
+        if let error {
             outcome = .failed(error)
         } else if let response = transfer.response ?? task.response {
             outcome = .completed(transfer.data, response)
         } else {
             outcome = .failed(URLError(.badServerResponse))
         }
-        transfer.continuation.resume(returning: outcome)
+        continuation.resume(returning: outcome)
     }
 }
