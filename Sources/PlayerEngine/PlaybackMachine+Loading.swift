@@ -71,20 +71,24 @@ extension PlaybackMachine {
         giveUp(entry, error, id: id)
     }
 
-    /// Whether the role that needs `entry` still has media to play while it is retried: the
-    /// primary item's buffer ahead of its playhead, or the playing asset's ahead of its own. A
-    /// break's asset list, and an asset loading ahead of its break, have none.
+    /// Whether there is media to play while `entry` is retried: for the primary item's loads,
+    /// its buffer ahead of its playhead; for the playing asset's, the asset's own; for a break's
+    /// asset list, primary's buffer while the break has not begun. An asset loading ahead of its
+    /// break has none.
     func hasMediaAhead(for entry: Pending) -> Bool {
-        switch entry.role {
-        case .primary?:
-            guard primary?.isReady == true else { return false }
+        func primaryHasMediaAhead() -> Bool {
+            guard current == nil, primary?.isReady == true else { return false }
             return primary!.buffer.bufferedAhead(of: primaryPosition) > .zero
-        case .asset(let eventID, let index)?:
+        }
+        switch entry.purpose {
+        case .assetList:
+            return primaryHasMediaAhead()
+        case .playlist(.primary, _), .segment(.primary, _, _, _, _), .initSection(.primary, _):
+            return primaryHasMediaAhead()
+        case .playlist(.asset(let eventID, let index), _), .segment(.asset(let eventID, let index), _, _, _, _), .initSection(.asset(let eventID, let index), _):
             guard let playing = current, playing.scheduled.id == eventID, playing.assetIndex == index,
                   let pipeline = playing.pipeline, pipeline.isReady else { return false }
             return pipeline.buffer.bufferedAhead(of: playing.clock.itemTime(atHost: now)) > .zero
-        case nil:
-            return false
         }
     }
 
