@@ -2,6 +2,7 @@ import Foundation
 import HLSInterstitials
 import HLSPlaylist
 import MediaTime
+import NetworkIO
 
 /// `interlude timeline`: the events, the schedule and the integrated timeline of a stream.
 enum TimelineCommand: Subcommand {
@@ -125,7 +126,7 @@ enum TimelineCommand: Subcommand {
         do {
             result = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri))
         } catch {
-            throw CommandFailure(message: "\(location): \(error)")
+            throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         guard case .media(let playlist) = result.playlist else {
             throw CommandFailure(message: "\(location) is a multivariant playlist; give one of its media playlists")
