@@ -49,3 +49,29 @@ struct TerminalEscapingTests {
         #expect(!result.err.contains("\u{1B}"))
     }
 }
+
+extension TerminalEscapingTests {
+    @Test("timeline's tables show an interstitial's control characters as escapes")
+    func timelineTables() async throws {
+        let source = try String(contentsOfFile: example("vod-with-interstitials.m3u8"), encoding: .utf8)
+        let hostile = source.replacingOccurrences(of: "ID=\"midroll-1\"", with: "ID=\"mid\u{1B}]0;pwned\u{7}\"")
+        #expect(hostile != source)
+        let result = try await Self.withFile(hostile) { await run("timeline", $0) }
+        #expect(result.code == 0, "\(result.err)")
+        #expect(!result.out.contains("\u{1B}"))
+        #expect(!result.err.contains("\u{1B}"))
+        #expect(result.out.contains("mid\\x1B]0;pwned\\x07"))
+    }
+}
+
+extension TerminalEscapingTests {
+    @Test("play's failure message shows a segment URI's control characters as escapes")
+    func playFailure() async throws {
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:6,\nseg\u{1B}[2J.ts\n#EXT-X-ENDLIST\n"
+        let result = try await Self.withFile(playlist) { await run("play", "--virtual", $0) }
+        #expect(result.code == 1)
+        #expect(!result.out.contains("\u{1B}"))
+        #expect(!result.err.contains("\u{1B}"))
+        #expect(result.err.contains("seg\\x1B[2J.ts"))
+    }
+}
