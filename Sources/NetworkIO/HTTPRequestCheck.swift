@@ -137,7 +137,12 @@ struct HTTPRequestCheck {
     /// knows are judged; others go to lws's fallback (`refusalForUnparsable`).
     /// A percent escape of a control character is refused too: lws would decode `%00` into a
     /// truncated path, and `%0a` into a line feed that ends its request line.
-    static func verdict(onPeek bytes: [UInt8], isFirstRead: Bool) -> GateVerdict {
+    ///
+    /// `knownFieldNames` are the lower-case field names lws's lexer knows, each with its colon:
+    /// lws 4.1 never finishes a head with a field whose name is a proper prefix of one of them
+    /// (`Hos:`, `Conn:`) and closes the connection silently seconds later, so such a head is
+    /// refused at once.
+    static func verdict(onPeek bytes: [UInt8], isFirstRead: Bool, knownFieldNames: Set<String> = []) -> GateVerdict {
         let isHeadComplete = bytes.indices.contains { index in
             bytes[index] == 0x0A && (index >= 1 && bytes[index - 1] == 0x0A || index >= 3 && bytes[(index - 3)...index].elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]))
         }
@@ -154,11 +159,32 @@ struct HTTPRequestCheck {
                 return .refuse(Refusal(status: .uriTooLong, message: "the request target exceeds \(maximumTargetBytes) bytes"))
             }
         }
-        if isHeadComplete { return .pass }
+        if isHeadComplete {
+            if isFirstRead, let name = fieldNames(in: bytes).first(where: { isTruncatedFieldName($0, knownFieldNames) }) {
+                return .refuse(Refusal(status: .badRequest, message: "the header field name \(name) cannot be read; it is the start of another"))
+            }
+            return .pass
+        }
         if bytes.count > maximumGateHeadBytes {
             return .refuse(Refusal(status: .requestHeaderFieldsTooLarge, message: "the header fields exceed \(maximumHeaderBytes) bytes"))
         }
         return .undecided
+    }
+
+    /// The field names of the head that starts `bytes`, lower-cased, as far as it is there.
+    private static func fieldNames(in bytes: [UInt8]) -> [String] {
+        var names: [String] = []
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropFirst()
+        while let line = lines.first, line.first != 0x0D, !line.isEmpty {
+            lines = lines.dropFirst()
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            names.append(String(decoding: line[..<colon], as: UTF8.self).lowercased())
+        }
+        return names
+    }
+
+    private static func isTruncatedFieldName(_ name: String, _ known: Set<String>) -> Bool {
+        !name.isEmpty && !known.contains(name + ":") && known.contains { $0.hasPrefix(name) }
     }
 
     /// The method of a request line that starts `bytes`, when it is one lws parses.

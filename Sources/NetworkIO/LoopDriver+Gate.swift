@@ -13,6 +13,17 @@ import Glibc
 extension LoopDriver {
     static let gatePeekBytes = 64 * 1024
 
+    /// The field names lws's lexer knows, lower-case with their colon (`host:`).
+    private static let knownFieldNames: Set<String> = {
+        var names: Set<String> = []
+        for raw in 0..<WSI_TOKEN_COUNT.rawValue {
+            guard let text = lws_token_to_string(lws_token_indexes(rawValue: raw)) else { continue }
+            let name = String(cString: text)
+            if name.hasSuffix(":"), !name.hasPrefix(":") { names.insert(name) }
+        }
+        return names
+    }()
+
     func startGate(_ wsi: OpaquePointer) {
         guard server != nil, let eventLoop else { return }
         let descriptor = lws_get_socket_fd(wsi)
@@ -40,7 +51,7 @@ extension LoopDriver {
             return
         }
         let bytes = Array(UnsafeRawBufferPointer(start: gatePeekBuffer, count: count))
-        let verdict = HTTPRequestCheck.verdict(onPeek: bytes, isFirstRead: !connection.hasGateRead)
+        let verdict = HTTPRequestCheck.verdict(onPeek: bytes, isFirstRead: !connection.hasGateRead, knownFieldNames: Self.knownFieldNames)
         connection.hasGateRead = true
         switch verdict {
         case .undecided:
