@@ -72,12 +72,7 @@ extension LoopDriver {
             method: HTTPMethod(rawValue: method ?? "-"), path: "-", remoteAddress: Self.remoteAddress(of: wsi),
             rangeHeader: nil, closesConnection: true
         )
-        var output = makeOutput(refusal.response, for: exchange)
-        var response = output.head
-        if case .bytes(let body, _, _) = output.body {
-            response += body
-            output.bodyBytesSent = body.count
-        }
+        let (response, output) = wholeResponse(refusal.response, for: exchange)
         _ = response.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         shutdown(descriptor, Int32(SHUT_WR))
         log(exchange, output)

@@ -103,12 +103,7 @@ extension LoopDriver {
             method: HTTPMethod(rawValue: method ?? "-"), path: "-", remoteAddress: Self.remoteAddress(of: wsi),
             rangeHeader: nil, closesConnection: true
         )
-        var output = makeOutput(refusal.response, for: exchange)
-        var response = output.head
-        if case .bytes(let body, _, _) = output.body {
-            response += body
-            output.bodyBytesSent = body.count
-        }
+        let (response, output) = wholeResponse(refusal.response, for: exchange)
         let base = sendBuffer + Self.headroom
         response.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         // LWS_WRITE_RAW is a macro for LWS_WRITE_HTTP; on a raw connection it writes the bytes as they are.
@@ -152,6 +147,10 @@ extension LoopDriver {
         }
         connection.exchange = exchange
         httpExchangesInFlight += 1
+        if let refusal {
+            exchange.output = makeOutput(refusal.response, for: exchange)
+            return writeHTTP(connection, wsi)
+        }
         var request = HTTPRequest(
             method: method,
             path: path,
@@ -159,10 +158,6 @@ extension LoopDriver {
             headers: headers,
             remoteAddress: remoteAddress
         )
-        if let refusal {
-            exchange.output = makeOutput(refusal.response, for: exchange)
-            return writeHTTP(connection, wsi)
-        }
         let bodyLength = headers["content-length"].flatMap { Int($0) } ?? 0
         if bodyLength > server.configuration.maximumRequestBodyBytes {
             exchange.closesConnection = true
@@ -315,10 +310,10 @@ extension LoopDriver {
                 switch ByteRange.resolve(exchange.rangeHeader, length: Int64(bytes.count)) {
                 case .whole:
                     break
-                case .partial(let bytes):
+                case .partial(let partial):
                     status = .partialContent
-                    headers["Content-Range"] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(range.count)"
-                    range = Int(bytes.lowerBound)..<Int(bytes.upperBound + 1)
+                    headers["Content-Range"] = "bytes \(partial.lowerBound)-\(partial.upperBound)/\(bytes.count)"
+                    range = Int(partial.lowerBound)..<Int(partial.upperBound + 1)
                 case .unsatisfiable:
                     var refusal = HTTPResponse.error(.rangeNotSatisfiable, message: "the range is outside the \(bytes.count) bytes")
                     refusal.headers["Content-Range"] = "bytes */\(bytes.count)"
@@ -480,13 +475,24 @@ extension LoopDriver {
     /// Answers an upgrade request that will not become a WebSocket, then hangs up.
     func refuseUpgrade(_ response: HTTPResponse, on wsi: OpaquePointer, path: String) -> Int32 {
         let exchange = HTTPExchange(method: .get, path: path, remoteAddress: Self.remoteAddress(of: wsi), rangeHeader: nil, closesConnection: true)
-        var output = makeOutput(response, for: exchange)
-        var bytes = output.head
-        if case .bytes(let body, _, _) = output.body { bytes += body; output.bodyBytesSent = body.count }
+        let (whole, output) = wholeResponse(response, for: exchange)
+        var bytes = whole
         _ = bytes.withUnsafeMutableBytes { buffer in
             lws_write(wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, LWS_WRITE_HTTP_FINAL)
         }
         log(exchange, output)
         return -1
+    }
+
+    /// A small response (an error) as one block of bytes, head and body, written in one go; the
+    /// output records the body as sent, for the access log.
+    func wholeResponse(_ response: HTTPResponse, for exchange: HTTPExchange) -> (bytes: [UInt8], output: HTTPOutput) {
+        var output = makeOutput(response, for: exchange)
+        var bytes = output.head
+        if case .bytes(let body, let next, let end) = output.body {
+            bytes += body[next..<end]
+            output.bodyBytesSent = end - next
+        }
+        return (bytes, output)
     }
 }
