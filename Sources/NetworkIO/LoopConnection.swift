@@ -18,8 +18,9 @@ final class LoopConnection {
     var ownedStrings: [UnsafeMutablePointer<CChar>] = []
     /// The watcher that looks at the first bytes of an accepted connection, while it does.
     var gate: UnsafeMutablePointer<interlude_gate_t>?
-    /// Whether the gate has seen bytes already (only the first read starts a request line).
-    var hasGateRead = false
+    /// How many bytes the gate's last peek saw (0 before the first: only the first read starts
+    /// a request line).
+    var gatePeekedBytes = 0
     /// Whether the gate answered the request itself: lws's own handling of it is cut short.
     var isRefusedAtGate = false
 

@@ -50,9 +50,15 @@ extension LoopDriver {
             if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { stopGate(connection) }
             return
         }
+        // The same bytes as last time: lws is not reading them (it waits for something), and a
+        // level-triggered watcher would fire again at once, so leave the connection to lws.
+        guard count != connection.gatePeekedBytes else {
+            stopGate(connection)
+            return
+        }
         let bytes = Array(UnsafeRawBufferPointer(start: gatePeekBuffer, count: count))
-        let verdict = HTTPRequestCheck.verdict(onPeek: bytes, isFirstRead: !connection.hasGateRead, knownFieldNames: Self.knownFieldNames)
-        connection.hasGateRead = true
+        let verdict = HTTPRequestCheck.verdict(onPeek: bytes, isFirstRead: connection.gatePeekedBytes == 0, knownFieldNames: Self.knownFieldNames)
+        connection.gatePeekedBytes = count
         switch verdict {
         case .undecided:
             break
