@@ -132,11 +132,11 @@ struct HTTPRequestCheck {
 
     /// Judges `bytes` that wait unread on a connection. On the first read they start a request
     /// line: its target must be in origin form (`*` for `OPTIONS`), every `%` followed by two hex
-    /// digits, none decoding to a control character; and the line must end within the target limit. On every
-    /// read, a head over `maximumGateHeadBytes` is refused. Only request lines with a method lws
-    /// knows are judged; others go to lws's fallback (`refusalForUnparsable`).
-    /// A percent escape of a control character is refused too: lws would decode `%00` into a
-    /// truncated path, and `%0a` into a line feed that ends its request line.
+    /// digits and none of them a control character (lws would decode `%00` into a truncated
+    /// path, `%0a` into a line feed that ends its request line), and the line must end within
+    /// the target limit. On every read, a head over `maximumGateHeadBytes` is refused. Only
+    /// request lines with a method lws knows are judged; others go to lws's fallback
+    /// (`refusalForUnparsable`). O(n) in the bytes.
     ///
     /// `knownFieldNames` are the lower-case field names lws's lexer knows, each with its colon:
     /// lws 4.1 never finishes a head with a field whose name is a proper prefix of one of them
