@@ -19,6 +19,12 @@ static inline uint64_t interlude_option_disable_ipv6(void) { return LWS_SERVER_O
 static inline uint64_t interlude_option_fail_upon_unable_to_bind(void) {
     return LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 }
+/// Bytes lws's HTTP parser cannot take for a request (no known method first: garbage, a TLS
+/// hello, the HTTP/2 preface, an unknown method) go to the vhost's listen-accept role (raw
+/// sockets, on NetworkIO's protocol) instead of getting lws's own HTML 403.
+static inline uint64_t interlude_option_fallback_to_listen_accept_config(void) {
+    return LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG;
+}
 
 /// NetworkIO creates each context's libev loop itself and hands it to lws as a "foreign" loop:
 /// lws then starts no SIGINT watcher (on its own loop it would, and break the loop on Ctrl-C),
@@ -63,6 +69,39 @@ static inline void interlude_ev_timer_arm(struct ev_loop *loop, interlude_ev_tim
 
 static inline void interlude_ev_timer_stop(struct ev_loop *loop, interlude_ev_timer_t *timer) {
     ev_timer_stop(loop, &timer->watcher);
+}
+
+/// A watcher on an accepted connection's socket that sees its first bytes before lws reads
+/// them: it runs at the highest libev priority, so it is invoked before lws's own watcher on the
+/// same descriptor, and it only peeks (MSG_PEEK), leaving the bytes to lws.
+typedef void (*interlude_gate_readable_t)(void *owner, struct lws *wsi, int fd);
+
+typedef struct interlude_gate {
+    ev_io watcher; /* first, so the watcher pointer is also the struct pointer */
+    void *owner;
+    struct lws *wsi;
+    interlude_gate_readable_t readable;
+} interlude_gate_t;
+
+static inline void interlude_gate_trampoline(struct ev_loop *loop, ev_io *watcher, int revents) {
+    (void)loop;
+    (void)revents;
+    interlude_gate_t *gate = (interlude_gate_t *)watcher;
+    gate->readable(gate->owner, gate->wsi, watcher->fd);
+}
+
+static inline void interlude_gate_start(struct ev_loop *loop, interlude_gate_t *gate, int fd, void *owner,
+                                        struct lws *wsi, interlude_gate_readable_t readable) {
+    gate->owner = owner;
+    gate->wsi = wsi;
+    gate->readable = readable;
+    ev_io_init(&gate->watcher, interlude_gate_trampoline, fd, EV_READ);
+    ev_set_priority(&gate->watcher, EV_MAXPRI);
+    ev_io_start(loop, &gate->watcher);
+}
+
+static inline void interlude_gate_stop(struct ev_loop *loop, interlude_gate_t *gate) {
+    ev_io_stop(loop, &gate->watcher);
 }
 
 /// Closes a connection at once, from outside any of its callbacks (a keep-alive deadline).

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import NetworkIO
 
 /// `interlude format`: writes a playlist back out.
 enum FormatCommand: Subcommand {
@@ -26,7 +27,7 @@ enum FormatCommand: Subcommand {
         do {
             playlist = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .strict, playlistURI: uri)).playlist
         } catch {
-            throw CommandFailure(message: "\(location): \(error)")
+            throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         if arguments.flag("canonical") {
             switch playlist {

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPlaylist
 import MediaTime
+import NetworkIO
 
 /// `interlude inspect`: a summary of a playlist.
 enum InspectCommand: Subcommand {
@@ -33,15 +34,15 @@ enum InspectCommand: Subcommand {
         do {
             result = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri))
         } catch {
-            throw CommandFailure(message: "\(location): \(error)")
+            throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         for diagnostic in result.diagnostics {
-            io.writeError("\(location):\(diagnostic.line.map(String.init) ?? "-"): \(diagnostic.severity.rawValue): \(diagnostic.message)\n")
+            io.writeError(TerminalText.escaped("\(location):\(diagnostic.line.map(String.init) ?? "-"): \(diagnostic.severity.rawValue): \(diagnostic.message)") + "\n")
         }
         let report = InspectReport(location: location, playlist: result.playlist)
         switch format {
         case .json: io.write(try JSONOutput.encode(report))
-        case .text: io.write(report.text)
+        case .text: io.write(TerminalText.escaped(report.text, keepingNewlines: true))
         }
         return 0
     }

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import NetworkIO
 
 /// The `interlude` command line: dispatches to a subcommand and maps its outcome to an exit code
 /// (0 success, 1 runtime error, 2 validation failures, 64 bad usage).
@@ -74,17 +75,17 @@ public enum InterludeCommand {
             io.write(help.text)
             return 0
         } catch let usage as UsageError {
-            var message = "error: \(usage.message)\n"
+            var message = "error: \(TerminalText.escaped(usage.message, keepingNewlines: true))\n"
             if let spec = usage.command {
                 message += "\(spec.helpText.components(after: "USAGE: "))\nSee 'interlude \(spec.name) --help'.\n"
             }
             io.writeError(message)
             return 64
         } catch let failure as CommandFailure {
-            io.writeError("error: \(failure.message)\n")
+            io.writeError("error: \(TerminalText.escaped(failure.message, keepingNewlines: true))\n")
             return failure.exitCode
         } catch {
-            io.writeError("error: \(error)\n")
+            io.writeError("error: \(TerminalText.describing(error))\n")
             return 1
         }
     }

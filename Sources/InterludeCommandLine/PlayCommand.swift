@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MediaTime
+import NetworkIO
 import PlayerEngine
 import VirtualTime
 
@@ -166,7 +167,7 @@ enum PlayCommand: Subcommand {
         switch ending {
         case .failed(let error):
             let reason = error.url == nil || error.url == url ? error.message : error.description
-            io.writeError("error: cannot play \(options.location): \(reason)\n")
+            io.writeError("error: cannot play " + TerminalText.escaped("\(options.location): \(reason)", keepingNewlines: true) + "\n")
             return error.kind == .load ? 1 : 2
         case .liveNeedsDuration:
             io.writeError("error: \(options.location) is a live stream; on virtual time it needs --duration (for example --duration 5m)\n")

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIO
 import Synchronization
 
 /// Where `interlude play` shows progress: on a terminal a transport bar redrawn in place with
@@ -39,8 +40,10 @@ final class PlayDisplay: Sendable {
         return false
     }
 
-    /// Shows one log line (without its newline).
+    /// Shows one log line (without its newline), its control characters escaped: it holds URIs
+    /// and messages from the stream.
     func log(_ line: String) {
+        let line = TerminalText.escaped(line)
         switch mode {
         case .lines: io.write(line + "\n")
         case .bar: state.withLock { $0.pending.append(line) }
@@ -56,7 +59,7 @@ final class PlayDisplay: Sendable {
             var text = Self.erase(state.drawnLines)
             for line in state.pending { text += line + "\n" }
             state.pending = []
-            text += lines.joined(separator: "\n")
+            text += lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
             state.drawnLines = lines.count
             io.write(text)
         }
@@ -70,7 +73,7 @@ final class PlayDisplay: Sendable {
             var text = Self.erase(state.drawnLines)
             for line in state.pending { text += line + "\n" }
             state.pending = []
-            if let lines { text += lines.joined(separator: "\n") + "\n" }
+            if let lines { text += lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n" }
             state.drawnLines = 0
             io.write(text + "\u{1B}[?25h")
         }

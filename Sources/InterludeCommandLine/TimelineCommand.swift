@@ -2,6 +2,7 @@ import Foundation
 import HLSInterstitials
 import HLSPlaylist
 import MediaTime
+import NetworkIO
 
 /// `interlude timeline`: the events, the schedule and the integrated timeline of a stream.
 enum TimelineCommand: Subcommand {
@@ -67,7 +68,7 @@ enum TimelineCommand: Subcommand {
         }
 
         let (events, eventErrors) = InterstitialEvent.events(in: playlist)
-        for error in eventErrors { io.writeError("warning: \(error) (ignored)\n") }
+        for error in eventErrors { io.writeError("warning: " + TerminalText.escaped("\(error)") + " (ignored)\n") }
 
         var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
         let answers = try arguments.values("asset-list").map { try assetListAnswer($0) }
@@ -77,7 +78,7 @@ enum TimelineCommand: Subcommand {
                 event.assetListURI.map { URIResolution.resolve($0, against: baseURI) == wanted } ?? false
             }
             if matching.isEmpty {
-                io.writeError("warning: --asset-list \(uri): no event's X-ASSET-LIST resolves to \(wanted)\n")
+                io.writeError("warning: " + TerminalText.escaped("--asset-list \(uri): no event's X-ASSET-LIST resolves to \(wanted)") + "\n")
                 continue
             }
             let state: InterstitialSchedule.AssetListState
@@ -88,7 +89,7 @@ enum TimelineCommand: Subcommand {
                 do {
                     state = .resolved(try AssetList(json: data))
                 } catch {
-                    io.writeError("warning: \(file): \(error); the break is skipped (resumption offset 0)\n")
+                    io.writeError("warning: " + TerminalText.escaped("\(file): \(error); the break is skipped (resumption offset 0)") + "\n")
                     state = .failed(error.description)
                 }
             }
@@ -114,8 +115,9 @@ enum TimelineCommand: Subcommand {
         case .json:
             io.write(try JSONOutput.encode(report))
         case .text:
-            io.write(TimelineText.render(report: report, snapshot: snapshot, schedule: schedule, stitched: stitched,
-                                         location: location, at: at, width: width))
+            let text = TimelineText.render(report: report, snapshot: snapshot, schedule: schedule, stitched: stitched,
+                                           location: location, at: at, width: width)
+            io.write(TerminalText.escaped(text, keepingNewlines: true))
         }
         return 0
     }
@@ -125,7 +127,7 @@ enum TimelineCommand: Subcommand {
         do {
             result = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri))
         } catch {
-            throw CommandFailure(message: "\(location): \(error)")
+            throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         guard case .media(let playlist) = result.playlist else {
             throw CommandFailure(message: "\(location) is a multivariant playlist; give one of its media playlists")

@@ -1,4 +1,5 @@
 import HLSPlaylist
+import NetworkIO
 
 /// `interlude validate`: checks playlists against the specification's rules.
 enum ValidateCommand: Subcommand {
@@ -62,7 +63,7 @@ enum ValidateCommand: Subcommand {
             do {
                 loaded = try await ResourceLoader.load(location)
             } catch let failure as CommandFailure {
-                io.writeError("error: \(failure.message)\n")
+                io.writeError("error: \(TerminalText.escaped(failure.message, keepingNewlines: true))\n")
                 failed = true
                 continue
             }
@@ -81,7 +82,7 @@ enum ValidateCommand: Subcommand {
             for report in reports {
                 for diagnostic in report.diagnostics {
                     let line = diagnostic.line.map { ":\($0)" + (diagnostic.column.map { ":\($0)" } ?? "") } ?? ""
-                    io.write("\(report.location)\(line): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.ruleID)]\n")
+                    io.write(TerminalText.escaped("\(report.location)\(line): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.ruleID)]") + "\n")
                 }
                 let verdict = report.errors > 0 ? "invalid" : "valid"
                 io.writeError("\(report.location): \(verdict) (\(count(report.errors, "error")), \(count(report.warnings, "warning")))\n")

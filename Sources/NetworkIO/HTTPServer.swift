@@ -226,12 +226,26 @@ public struct HTTPAccessLogEntry: Sendable {
     /// What a failing handler threw, when it did.
     public var error: String?
 
-    /// For example `127.0.0.1 GET /vod/main.m3u8 200 1234B 0.8ms`.
+    package init(
+        method: HTTPMethod, path: String, status: Int, bodyBytes: Int, duration: Duration, remoteAddress: String, error: String?
+    ) {
+        self.method = method
+        self.path = path
+        self.status = status
+        self.bodyBytes = bodyBytes
+        self.duration = duration
+        self.remoteAddress = remoteAddress
+        self.error = error
+    }
+
+    /// For example `127.0.0.1 GET /vod/main.m3u8 200 1234B 0.8ms`: one line, whatever the
+    /// request held, with the method, path and error escaped by ``TerminalText``.
     public var line: String {
         let milliseconds = Double(duration.components.seconds) * 1_000
             + Double(duration.components.attoseconds) / 1e15
         let rounded = (milliseconds * 10).rounded() / 10
-        return "\(remoteAddress) \(method) \(path) \(status) \(bodyBytes)B \(rounded)ms" + (error.map { " error: \($0)" } ?? "")
+        let request = TerminalText.escaped("\(method) \(path)")
+        return "\(remoteAddress) \(request) \(status) \(bodyBytes)B \(rounded)ms" + (error.map { " error: " + TerminalText.escaped($0) } ?? "")
     }
 }
 

@@ -43,14 +43,20 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let methodNotAllowed = HTTPStatus(code: 405)
     /// `413 Content Too Large`: the request body exceeds the server's limit.
     public static let contentTooLarge = HTTPStatus(code: 413)
+    /// `414 URI Too Long`: the request target exceeds the server's limit.
+    public static let uriTooLong = HTTPStatus(code: 414)
     /// `416 Range Not Satisfiable`: sent with `Content-Range: bytes */length` (RFC 9110 §15.5.17).
     public static let rangeNotSatisfiable = HTTPStatus(code: 416)
+    /// `431 Request Header Fields Too Large` (RFC 6585 §5).
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     /// `500 Internal Server Error`.
     public static let internalServerError = HTTPStatus(code: 500)
     /// `501 Not Implemented`.
     public static let notImplemented = HTTPStatus(code: 501)
     /// `503 Service Unavailable`: sent while the server shuts down.
     public static let serviceUnavailable = HTTPStatus(code: 503)
+    /// `505 HTTP Version Not Supported`.
+    public static let httpVersionNotSupported = HTTPStatus(code: 505)
 
     /// For example `404 Not Found`.
     public var description: String { reasonPhrase.isEmpty ? "\(code)" : "\(code) \(reasonPhrase)" }
@@ -64,8 +70,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout", 409: "Conflict",
         410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Content Too Large",
         414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
-        422: "Unprocessable Content", 429: "Too Many Requests",
+        422: "Unprocessable Content", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
         500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
-        503: "Service Unavailable", 504: "Gateway Timeout",
+        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
     ]
 }

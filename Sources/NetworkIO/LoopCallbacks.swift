@@ -39,3 +39,9 @@ func interludeLoopTimerFired(_ owner: UnsafeMutableRawPointer?) {
     guard let owner else { return }
     Unmanaged<LoopDriver>.fromOpaque(owner).takeUnretainedValue().timersFired()
 }
+
+/// An accepted connection's socket is readable, before lws reads it (see `LoopDriver+Gate`).
+func interludeGateReadable(_ owner: UnsafeMutableRawPointer?, _ wsi: OpaquePointer?, _ descriptor: Int32) {
+    guard let owner, let wsi else { return }
+    Unmanaged<LoopDriver>.fromOpaque(owner).takeUnretainedValue().gateReadable(wsi, descriptor: descriptor)
+}

@@ -1,3 +1,4 @@
+internal import CLibWebSockets
 import Glibc
 
 /// What the service thread keeps per libwebsockets connection (`wsi`). Reached from a callback
@@ -15,6 +16,13 @@ final class LoopConnection {
     var webSocket: WebSocketSession?
     /// C strings a client connection handed to libwebsockets, freed with the connection.
     var ownedStrings: [UnsafeMutablePointer<CChar>] = []
+    /// The watcher that looks at the first bytes of an accepted connection, while it does.
+    var gate: UnsafeMutablePointer<interlude_gate_t>?
+    /// How many bytes the gate's last peek saw (0 before the first: only the first read starts
+    /// a request line).
+    var gatePeekedBytes = 0
+    /// Whether the gate answered the request itself: lws's own handling of it is cut short.
+    var isRefusedAtGate = false
 
     init(id: UInt64, wsi: OpaquePointer?) {
         self.id = id
@@ -24,6 +32,7 @@ final class LoopConnection {
     deinit {
         for string in ownedStrings { free(string) }
         exchange?.output?.body.closeFile()
+        gate?.deallocate()
     }
 }
 

@@ -59,8 +59,57 @@ extension LoopDriver {
         case LWSHUMETH_PATCH: .patch
         case LWSHUMETH_DELETE: .delete
         case LWSHUMETH_HEAD: .head
+        case LWSHUMETH_CONNECT: HTTPMethod(rawValue: "CONNECT")
         default: nil
         }
+    }
+
+    /// What `HTTPRequestCheck` needs from the wsi's header table.
+    private static func requestCheck(of wsi: OpaquePointer, pathBytes: [UInt8], headers: HTTPHeaders) -> HTTPRequestCheck {
+        var hosts: [String] = []
+        var index: Int32 = 0
+        while true {
+            let length = Int(lws_hdr_fragment_length(wsi, WSI_TOKEN_HOST, index))
+            guard length > 0 else { break }
+            let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer -> String in
+                let copied = lws_hdr_copy_fragment(wsi, buffer.baseAddress, Int32(length + 1), WSI_TOKEN_HOST, index)
+                guard copied >= 0 else { return "" }
+                return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(copied)), as: UTF8.self)
+            }
+            hosts.append(value)
+            index += 1
+        }
+        let queryBytes = Int(lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS))
+        return HTTPRequestCheck(
+            version: header(WSI_TOKEN_HTTP, of: wsi),
+            hosts: hosts,
+            pathBytes: pathBytes,
+            targetBytes: pathBytes.count + (queryBytes > 0 ? queryBytes + 1 : 0),
+            headerBytes: headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        )
+    }
+
+    /// Answers bytes lws's HTTP parser could not take as a request (they arrive here in the raw
+    /// role, `LWS_SERVER_OPTION_FALLBACK_TO_APPLY_LISTEN_ACCEPT_CONFIG`) with a JSON error, then
+    /// closes the connection.
+    func onUnparsableRequest(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if let connection = existingConnection(for: wsi) {
+            stopGate(connection)
+            if connection.isRefusedAtGate { return -1 }
+        }
+        let bytes = input.map { UnsafeRawBufferPointer(start: $0, count: length) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let (method, refusal) = HTTPRequestCheck.refusalForUnparsable(bytes)
+        let exchange = HTTPExchange(
+            method: HTTPMethod(rawValue: method ?? "-"), path: "-", remoteAddress: Self.remoteAddress(of: wsi),
+            rangeHeader: nil, closesConnection: true
+        )
+        let (response, output) = wholeResponse(refusal.response, for: exchange)
+        let base = sendBuffer + Self.headroom
+        response.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        // LWS_WRITE_RAW is a macro for LWS_WRITE_HTTP; on a raw connection it writes the bytes as they are.
+        _ = lws_write(wsi, base.assumingMemoryBound(to: UInt8.self), response.count, LWS_WRITE_HTTP)
+        log(exchange, output)
+        return -1
     }
 
     // MARK: Requests
@@ -68,18 +117,26 @@ extension LoopDriver {
     func onHTTPRequest(_ wsi: OpaquePointer) -> Int32 {
         guard let server else { return -1 }
         let connection = connection(for: wsi)
+        stopGate(connection)
+        // The gate has answered this request already.
+        if connection.isRefusedAtGate { return -1 }
         var uri: UnsafeMutablePointer<CChar>?
         var uriLength: Int32 = 0
         guard let method = Self.method(ofIndex: lws_http_get_uri_and_method(wsi, &uri, &uriLength)) else { return -1 }
-        let path = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(uriLength)), as: UTF8.self) } ?? "/"
+        let pathBytes = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(uriLength))) } ?? Array("/".utf8)
+        let path = String(decoding: pathBytes, as: UTF8.self)
         let headers = Self.requestHeaders(of: wsi)
         let remoteAddress = Self.remoteAddress(of: wsi)
+        var refusal = Self.requestCheck(of: wsi, pathBytes: pathBytes, headers: headers).refusal
+        if refusal == nil, method.rawValue == "CONNECT" {
+            refusal = HTTPRequestCheck.connectRefusal
+        }
         let exchange = HTTPExchange(
             method: method,
             path: path,
             remoteAddress: remoteAddress,
             rangeHeader: headers["range"],
-            closesConnection: headers["connection"].map(Self.requestsClose) ?? false
+            closesConnection: refusal != nil || (headers["connection"].map(Self.requestsClose) ?? false)
         )
         if let previous = connection.exchange {
             // lws holds pipelined requests back until a transaction completes, so this should
@@ -90,6 +147,10 @@ extension LoopDriver {
         }
         connection.exchange = exchange
         httpExchangesInFlight += 1
+        if let refusal {
+            exchange.output = makeOutput(refusal.response, for: exchange)
+            return writeHTTP(connection, wsi)
+        }
         var request = HTTPRequest(
             method: method,
             path: path,
@@ -243,8 +304,24 @@ extension LoopDriver {
         case .empty:
             break
         case .bytes(let bytes):
-            body = .bytes(bytes, next: 0, end: bytes.count)
-            contentLength = Int64(bytes.count)
+            var range = 0..<bytes.count
+            if headers["Accept-Ranges"] == "bytes", status == .ok, exchange.method == .get || exchange.method == .head {
+                // A handler that sets `Accept-Ranges: bytes` lets the server answer ranges of its body.
+                switch ByteRange.resolve(exchange.rangeHeader, length: Int64(bytes.count)) {
+                case .whole:
+                    break
+                case .partial(let partial):
+                    status = .partialContent
+                    headers["Content-Range"] = "bytes \(partial.lowerBound)-\(partial.upperBound)/\(bytes.count)"
+                    range = Int(partial.lowerBound)..<Int(partial.upperBound + 1)
+                case .unsatisfiable:
+                    var refusal = HTTPResponse.error(.rangeNotSatisfiable, message: "the range is outside the \(bytes.count) bytes")
+                    refusal.headers["Content-Range"] = "bytes */\(bytes.count)"
+                    return makeOutput(refusal, for: exchange, error: error)
+                }
+            }
+            body = .bytes(bytes, next: range.lowerBound, end: range.upperBound)
+            contentLength = Int64(range.count)
         case .file(let path):
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             var info = stat()
@@ -382,7 +459,7 @@ extension LoopDriver {
         return -1
     }
 
-    private func log(_ exchange: HTTPExchange, _ output: HTTPOutput) {
+    func log(_ exchange: HTTPExchange, _ output: HTTPOutput) {
         guard let accessLog = server?.configuration.accessLog else { return }
         accessLog(HTTPAccessLogEntry(
             method: exchange.method,
@@ -398,13 +475,24 @@ extension LoopDriver {
     /// Answers an upgrade request that will not become a WebSocket, then hangs up.
     func refuseUpgrade(_ response: HTTPResponse, on wsi: OpaquePointer, path: String) -> Int32 {
         let exchange = HTTPExchange(method: .get, path: path, remoteAddress: Self.remoteAddress(of: wsi), rangeHeader: nil, closesConnection: true)
-        var output = makeOutput(response, for: exchange)
-        var bytes = output.head
-        if case .bytes(let body, _, _) = output.body { bytes += body; output.bodyBytesSent = body.count }
+        let (whole, output) = wholeResponse(response, for: exchange)
+        var bytes = whole
         _ = bytes.withUnsafeMutableBytes { buffer in
             lws_write(wsi, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, LWS_WRITE_HTTP_FINAL)
         }
         log(exchange, output)
         return -1
+    }
+
+    /// A small response (an error) as one block of bytes, head and body, written in one go; the
+    /// output records the body as sent, for the access log.
+    func wholeResponse(_ response: HTTPResponse, for exchange: HTTPExchange) -> (bytes: [UInt8], output: HTTPOutput) {
+        var output = makeOutput(response, for: exchange)
+        var bytes = output.head
+        if case .bytes(let body, let next, let end) = output.body {
+            bytes += body[next..<end]
+            output.bodyBytesSent = end - next
+        }
+        return (bytes, output)
     }
 }

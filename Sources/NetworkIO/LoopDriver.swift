@@ -10,7 +10,7 @@ final class LoopDriver {
     let server: ServerSettings?
     private(set) var context: OpaquePointer?
     /// The libev loop the context runs on, created here and handed to lws as a foreign loop.
-    private var eventLoop: OpaquePointer?
+    private(set) var eventLoop: OpaquePointer?
     /// Where lws writes `NULL` once the context is completely destroyed (`info.pcontext`).
     private let contextSlot = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
     /// The `void *` array lws reads the foreign loop from (`info.foreign_loops`).
@@ -32,6 +32,8 @@ final class LoopDriver {
     /// Where responses and frames are assembled: `headroom` bytes for lws framing, then up to
     /// `sendChunkBytes + headReserveBytes` of payload. One buffer per thread, reused.
     let sendBuffer: UnsafeMutableRawPointer
+    /// Where the gate peeks at a connection's first bytes (`gatePeekBytes`).
+    let gatePeekBuffer: UnsafeMutableRawPointer
     private var dateCache: (second: Int, value: String) = (-1, "")
 
     static let headroom = interlude_lws_pre()
@@ -43,6 +45,7 @@ final class LoopDriver {
         self.loop = loop
         if case .server(let settings) = loop.settings.role { server = settings } else { server = nil }
         sendBuffer = .allocate(byteCount: Self.headroom + Self.sendChunkBytes + Self.headReserveBytes, alignment: 16)
+        gatePeekBuffer = .allocate(byteCount: Self.gatePeekBytes, alignment: 16)
         contextSlot.initialize(to: nil)
         foreignLoops.initialize(to: nil)
         eventTimer.initialize(to: interlude_ev_timer_t())
@@ -50,6 +53,7 @@ final class LoopDriver {
 
     deinit {
         sendBuffer.deallocate()
+        gatePeekBuffer.deallocate()
         contextSlot.deallocate()
         foreignLoops.deallocate()
         eventTimer.deallocate()
@@ -136,10 +140,14 @@ final class LoopDriver {
             let configuration = server.configuration
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(own(configuration.host))
-            info.options |= interlude_option_fail_upon_unable_to_bind()
+            info.options |= interlude_option_fail_upon_unable_to_bind() | interlude_option_fallback_to_listen_accept_config()
+            info.listen_accept_role = UnsafePointer(own("raw-skt"))
+            info.listen_accept_protocol = UnsafePointer(own(Self.primaryProtocolName))
             if Self.isIPv4Literal(configuration.host) { info.options |= interlude_option_disable_ipv6() }
             info.keepalive_timeout = Int32(max(1, configuration.keepAliveTimeout.components.seconds))
-            info.max_http_header_data = 8192
+            // Room for a head larger than HTTPRequestCheck accepts, so one over its limits is
+            // answered 414 or 431 rather than closed by lws for want of space.
+            info.max_http_header_data = 60 * 1024
         } else {
             info.port = CONTEXT_PORT_NO_LISTEN
         }
@@ -302,6 +310,11 @@ final class LoopDriver {
             return 0
         case LWS_CALLBACK_HTTP:
             return onHTTPRequest(wsi)
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+            startGate(wsi)
+            return 0
+        case LWS_CALLBACK_RAW_RX:
+            return onUnparsableRequest(wsi, input, length)
         case LWS_CALLBACK_HTTP_BODY:
             return onHTTPBody(wsi, input, length)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
@@ -334,7 +347,7 @@ final class LoopDriver {
             return 0
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
             return onClientAppendHeaders(wsi, input, length)
-        case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_WSI_DESTROY:
+        case LWS_CALLBACK_CLOSED, LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED_HTTP, LWS_CALLBACK_RAW_CLOSE, LWS_CALLBACK_WSI_DESTROY:
             release(wsi)
             return 0
         default:
@@ -395,6 +408,7 @@ final class LoopDriver {
     /// The wsi is closing: forget it, fail or finish what it carried. Idempotent.
     func release(_ wsi: OpaquePointer) {
         guard let connection = existingConnection(for: wsi) else { return }
+        stopGate(connection)
         lws_set_opaque_user_data(wsi, nil)
         connection.wsi = nil
         connections[connection.id] = nil

@@ -36,8 +36,9 @@ public final class OriginServer: Sendable {
     /// Starts a graceful shutdown; ``run()`` returns when it is complete.
     public func shutdown() { server.shutdown() }
 
-    /// The routes: every path and method goes to the origin, which answers unknown paths with its
-    /// own JSON 404 and other methods with 405.
+    /// The routes: every path goes to the origin for GET and HEAD, and the origin answers unknown
+    /// paths with its own JSON 404; other methods get NetworkIO's 405 with `Allow: GET, HEAD,
+    /// OPTIONS`, the methods an `OPTIONS` request is told of.
     ///
     /// Public so that a program can serve the origin from its own ``HTTPServer`` next to other
     /// endpoints on the same port, for example a WebSocket route (``HTTPRouter`` matches WebSocket
@@ -56,16 +57,14 @@ public final class OriginServer: Sendable {
             )
             var headers = HTTPHeaders()
             for header in response.headers { headers.add(name: header.name, value: header.value) }
+            // NetworkIO answers Range requests on the body (206, 416) for responses that say so.
+            if response.status == 200 { headers["Accept-Ranges"] = "bytes" }
             return HTTPResponse(status: HTTPStatus(code: response.status), headers: headers, body: response.body)
         }
         var router = HTTPRouter()
         router.get("/", handler)
         router.get("/*path", handler)
-        // Other methods reach the origin too, which answers 405 with its JSON body and Allow.
-        for method in [HTTPMethod.post, .put, .patch, .delete] {
-            router.on(method, "/", handler)
-            router.on(method, "/*path", handler)
-        }
+        // Only GET (and HEAD) are routed, so the router's 405 and OPTIONS advertise exactly those.
         return router
     }
 }

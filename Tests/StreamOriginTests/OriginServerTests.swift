@@ -147,7 +147,7 @@ struct OriginServerTests {
             #expect(skip.status == 400)
             let post = try await fetch(base + "/vod/movie/bob/main.m3u8", method: "POST")
             #expect(post.status == 405)
-            #expect(post.header("Allow") == "GET, HEAD")
+            #expect(post.header("Allow") == "GET, HEAD, OPTIONS")
             #expect(post.header("Access-Control-Allow-Origin") == "*", "CORS for browser players")
             let head = try await fetch(base + "/media/content/3.ts", method: "HEAD")
             #expect(head.status == 200)
