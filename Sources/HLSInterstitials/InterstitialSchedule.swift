@@ -258,7 +258,11 @@ public struct InterstitialSchedule: Sendable, Hashable {
                     }
                     start = time
                 }
-                if event.alignsStartWithPrimarySegmentBoundary { start = primary.nearestSegmentBoundary(to: start) }
+                if event.alignsStartWithPrimarySegmentBoundary {
+                    start = primary.nearestSegmentBoundary(to: start)
+                    // Past the last segment of a VOD the closest boundary is the end (D.2 X-SNAP).
+                    if !primary.isLive, primary.end < start { start = primary.end }
+                }
             }
             let state = hasAssetLists ? options.assetLists[event.identifier] ?? .pending : .pending
             let assets: [AssetList.Asset]?
