@@ -56,7 +56,7 @@ extension PlaybackMachine {
     /// preloads of breaks that will not play.
     mutating func preloadNextBreak() {
         guard let schedule else { return }
-        for id in preloaded.keys.sorted() where consumed.contains(id) || schedule.scheduledBreak(id: id) == nil {
+        for id in preloaded.keys.sorted() where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
             if let pipeline = preloaded.removeValue(forKey: id) {
                 for pendingID in [pipeline.playlistRequest, pipeline.segmentRequest].compactMap({ $0 }) {
                     pending[pendingID] = nil
@@ -71,6 +71,33 @@ extension PlaybackMachine {
         var pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
         pipeline.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
         preloaded[next.id] = pipeline
+    }
+
+    /// Loads the current break's next asset (its playlist and a little media) once the current
+    /// asset is buffered to its end, so that the next one starts without a gap.
+    mutating func preloadNextAsset() {
+        guard let playing = current, let assets = playing.assets, playing.assetIndex + 1 < assets.count,
+            preloaded[playing.scheduled.id] == nil, let pipeline = playing.pipeline, pipeline.isReady
+        else { return }
+        let time = playing.clock.itemTime(atHost: now)
+        let end = assetEnd(playing, pipeline)
+        guard !(time + pipeline.buffer.bufferedAhead(of: time) < end) else { return }
+        if let limit = playing.scheduled.event.playoutLimit, !(playing.assetStartOffset + end < limit) { return }
+        let index = playing.assetIndex + 1
+        let url = assetURL(assets[index].uri, eventID: playing.scheduled.id)
+        let role = Pipeline.Role.asset(eventID: playing.scheduled.id, index: index)
+        var ahead = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
+        ahead.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
+        preloaded[playing.scheduled.id] = ahead
+    }
+
+    /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
+    /// primary's.
+    func assetURL(_ uri: String, eventID: String) -> String {
+        let base = assetLists[eventID].flatMap { state -> String? in
+            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
+        } ?? primary?.mediaURL ?? primary?.rootURL
+        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
     }
 
     /// Asks for the asset lists of breaks coming within the lead time.
@@ -168,15 +195,12 @@ extension PlaybackMachine {
     mutating func startAsset(_ index: Int, startingAt breakOffset: MediaTime, entry: MediaTime) {
         guard var playing = current, let assets = playing.assets, index < assets.count else { return }
         let eventID = playing.scheduled.id
-        let base = assetLists[eventID].flatMap { state -> String? in
-            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
-        } ?? primary?.mediaURL ?? primary?.rootURL
-        let url = InterstitialRequest.url(assets[index].uri, relativeTo: base, primaryID: primaryID)
+        let url = assetURL(assets[index].uri, eventID: eventID)
         let role = Pipeline.Role.asset(eventID: eventID, index: index)
         playing.assetIndex = index
         playing.assetStartOffset = breakOffset
         playing.assetEntryOffset = entry
-        var ahead = index == 0 && entry.isZero ? preloaded.removeValue(forKey: eventID) : nil
+        var ahead = entry.isZero && preloaded[eventID]?.role == role ? preloaded.removeValue(forKey: eventID) : nil
         if ahead?.rootURL != url { ahead = nil }
         ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
         playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)

@@ -237,7 +237,10 @@ extension PlaybackMachine {
             if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
-            for id in preloaded.keys.sorted() { fetchIfNeeded(.asset(eventID: id, index: 0), anchor: .zero) }
+            preloadNextAsset()
+            for id in preloaded.keys.sorted() {
+                if let role = preloaded[id]?.role { fetchIfNeeded(role, anchor: .zero) }
+            }
             fetchIfNeeded(.primary, anchor: primaryAnchor)
             if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
                 fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))
