@@ -109,7 +109,7 @@ extension PlaybackMachine {
             guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
             guard !(anchor < scheduled.start - lead) else { break }
             var joinOffset: MediaTime?
-            if primary?.isLive == true, scheduled.start < anchor { joinOffset = anchor - scheduled.start }
+            if scheduled.start < anchor { joinOffset = anchor - scheduled.start }
             requestAssetList(scheduled.event, startOffset: joinOffset)
         }
     }
@@ -132,6 +132,26 @@ extension PlaybackMachine {
         if current?.scheduled.id == eventID, current?.assets == nil {
             if let scheduled = schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
             resolveAssets()
+        }
+    }
+
+    /// Where playback starts, as a seek there would have it: a VOD start inside a break's range
+    /// (from its start to where primary resumes) plays that break from its start, then primary
+    /// from the resume point; on live a break in progress at the join is joined at the offset.
+    /// Breaks wholly before the start are not played; join (PRE) events play first either way.
+    mutating func placeStart(_ start: MediaTime, on timeline: PrimaryTimeline) {
+        var start = start
+        if !timeline.isLive,
+            let covering = breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
+        {
+            start = covering.start
+            startTime = start
+            clock = MediaClock(item: start, host: now)
+            refreshSchedule()
+        }
+        for scheduled in breaks where scheduled.start < start {
+            if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
+            consumed.insert(scheduled.id)
         }
     }
 
@@ -276,7 +296,9 @@ extension PlaybackMachine {
         if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
+        // Breaks the resumption passes wholly are not played; one it lands inside is joined.
         for skipped in breaks where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
+            if let duration = skipped.duration, resume < skipped.start + duration { continue }
             consumed.insert(skipped.id)
         }
     }

@@ -250,7 +250,9 @@ extension PlaybackMachine {
         syncTimeControl()
     }
 
-    /// Enters the next break when the playhead is at (or, joining live, inside) it.
+    /// Enters the next break when the playhead is at it, or inside its range: joining live, or
+    /// resuming from an earlier break into it (it is joined at the offset, as a live join is).
+    /// A join (PRE) event at the playhead plays first, before a break the start lands inside.
     mutating func enterDueBreak() {
         guard let next = nextBreak() else { return }
         let time = primaryPosition
@@ -258,7 +260,9 @@ extension PlaybackMachine {
         let late = time - next.start
         if late < MediaTime(value: 1, timescale: 1000) {
             enterBreak(next, offset: .zero)
-        } else if primary?.isLive == true, let duration = next.duration, late < duration {
+        } else if let join = breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
+            enterBreak(join, offset: .zero)
+        } else if let duration = next.duration, late < duration {
             enterBreak(next, offset: late)
         } else {
             consumed.insert(next.id)
