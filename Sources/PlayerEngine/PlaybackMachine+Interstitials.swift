@@ -22,6 +22,7 @@ extension PlaybackMachine {
         if let playing = current { once.remove(playing.scheduled.id) }
         let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
         schedule = updated
+        preloadPoints = timeline.isLive ? Self.preloadPoints(in: primary?.playlist, on: timeline) : [:]
         let ids = events.map(\.identifier)
         if ids != previousIDs {
             playlistEventsSeen = ids
@@ -33,6 +34,31 @@ extension PlaybackMachine {
             lastSegments = segments
             if hadSegments { emit(.timelineChanged(reasons: [.segmentsChanged])) }
         }
+    }
+
+    /// The preload date ranges (Appendix F) of a live playlist that name an interstitial: where each
+    /// asks for its target's asset list to be loaded. The client may pick any point inside the
+    /// range; this one takes its start, so that runs are repeatable. A playlist with EXT-X-ENDLIST
+    /// has none that count, and a range whose X-TARGET-CLASS is not the interstitial class is
+    /// ignored.
+    static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
+        guard let playlist, !playlist.hasEndList else { return [:] }
+        var points: [String: MediaTime] = [:]
+        for range in playlist.consolidatedDateRanges where range.className == DateRange.preloadClass {
+            guard range.preloadURI != nil, let target = range.preloadTargetID, range.preloadTargetClass == DateRange.interstitialClass,
+                let date = range.startDate, let time = timeline.time(for: date)
+            else { continue }
+            points[target] = points[target].map { MediaTime.min($0, time) } ?? time
+        }
+        return points
+    }
+
+    /// Where a break's asset list is asked for: the asset-list lead before its start, or earlier
+    /// where a preload date range says so (never later than the lead).
+    func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break) -> MediaTime {
+        let lead = scheduled.start - configuration.assetListLead
+        guard let point = preloadPoints[scheduled.id] else { return lead }
+        return MediaTime.min(point, lead)
     }
 
     /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
@@ -104,10 +130,13 @@ extension PlaybackMachine {
     mutating func requestAssetListsAhead() {
         guard schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
-        let lead = configuration.assetListLead
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil {
             guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
-            guard !(anchor < scheduled.start - lead) else { break }
+            // Load points follow the breaks' order unless preload ranges move some earlier.
+            guard !(anchor < assetListLoadPoint(scheduled)) else {
+                if preloadPoints.isEmpty { break } else { continue }
+            }
+            // Joining live inside the break, or resuming into it from an earlier break.
             var joinOffset: MediaTime?
             if scheduled.start < anchor { joinOffset = anchor - scheduled.start }
             requestAssetList(scheduled.event, startOffset: joinOffset)

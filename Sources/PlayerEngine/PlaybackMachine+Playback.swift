@@ -121,12 +121,12 @@ extension PlaybackMachine {
             visit(at, .primaryDry)
         }
         if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
-        let lead = configuration.assetListLead
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
-            let point = scheduled.start - lead
+            let point = assetListLoadPoint(scheduled)
             if time < point, let at = clock.hostTime(whenItemReaches: point) {
                 visit(at, .assetListLead)
-                break
+                // Later breaks load later, unless a preload range moves one earlier.
+                if preloadPoints.isEmpty { break }
             }
         }
     }

@@ -176,6 +176,9 @@ public struct PlaybackMachine: Sendable {
     /// other without one. The pipeline's role names the asset.
     var preloaded: [String: Pipeline] = [:]
     var assetListURLs: [String: String] = [:]
+    /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
+    /// loaded, by event identifier: the primary time of the range's start.
+    var preloadPoints: [String: MediaTime] = [:]
     var playlistEventsSeen: [String] = []
 
     // Observers.
@@ -344,6 +347,7 @@ public struct PlaybackMachine: Sendable {
         assetLists = [:]
         assetListRequests = [:]
         assetListURLs = [:]
+        preloadPoints = [:]
         preloaded = [:]
         playlistEventsSeen = []
         pendingThen = nil
