@@ -62,6 +62,20 @@ struct InterstitialPlaybackTests {
         #expect(!playedPrimaryBefore)
     }
 
+    @Test("a pre-roll plays first, not after primary, when the live join lands inside a break whose asset list fails")
+    func preRollFirstWhenJoinedBreakFails() {
+        let rig = S.play({ rig in
+            LivePlaybackScenarioTests.serveLive(rig, LivePlaybackScenarioTests.LiveStream(events: [
+                (.zero, S.interstitial("pre", at: 0, "CUE=\"PRE\",DURATION=5.0,X-ASSET-URI=\"ads/a5.m3u8\"")),
+                (.zero, S.interstitial("live-ad", at: 44, "DURATION=10.0,X-TIMELINE-OCCUPIES=\"RANGE\",X-ASSET-LIST=\"ads/missing.json\"")),
+            ]))
+            S.serveAd(rig, "a5", seconds: 5)
+        }, item: LivePlaybackScenarioTests.liveItem, limit: .seconds(30))
+        #expect(S.breakStarts(rig).map(\.id) == ["pre"])
+        #expect(S.breakEnds(rig).first?.end == "completed")
+        #expect(S.breakStarts(rig).first?.at ?? .seconds(99) < .seconds(1))
+    }
+
     @Test("a break that an earlier break resumes inside is joined at the offset, with _HLS_start_offset")
     func breakJoinedWhereAnEarlierBreakResumes() throws {
         let rig = S.play { rig in
