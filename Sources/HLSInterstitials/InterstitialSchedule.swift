@@ -8,6 +8,14 @@ import MediaTime
 /// primary start (after CUE and X-SNAP OUT), how long it plays, its effective resumption offset and
 /// where primary resumes (after cumulative offsets of breaks sharing the start, and X-SNAP IN).
 ///
+/// When a break resumes primary inside a later break's range (a pre-roll with X-RESUME-OFFSET=15
+/// and a mid-roll on 10–20), the later break is not dropped: it is scheduled and joined at the
+/// offset where primary resumes (5 s in, its asset list asked for with `_HLS_start_offset`), as a
+/// live join inside a break is and as hls.js does; its span on the timelines stays whole and primary
+/// resumes after it as usual. Joining rather than playing it from its start keeps what the viewer
+/// sees on the primary timeline where the author put it. A break the resumption passes wholly is
+/// skipped (``ExclusionReason/skippedByResumption``).
+///
 ///     let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist),
 ///                                         events: InterstitialEvent.events(in: playlist).events)
 ///     schedule.breaks.map(\.start)     // [0, 12, 24, 36]
@@ -181,7 +189,8 @@ public struct InterstitialSchedule: Sendable, Hashable {
         case leaveCueOnLive
         /// A `CUE=ONCE` event that has already played.
         case playedOnce
-        /// An earlier break's resumption offset skips past its start.
+        /// An earlier break's resumption offset skips past it wholly (one it resumes inside is
+        /// scheduled, and joined at the offset).
         case skippedByResumption
         /// Interstitials inside interstitials are ignored (D.1); or the event is otherwise unusable.
         case invalid
@@ -258,7 +267,11 @@ public struct InterstitialSchedule: Sendable, Hashable {
                     }
                     start = time
                 }
-                if event.alignsStartWithPrimarySegmentBoundary { start = primary.nearestSegmentBoundary(to: start) }
+                if event.alignsStartWithPrimarySegmentBoundary {
+                    start = primary.nearestSegmentBoundary(to: start)
+                    // Past the last segment of a VOD the closest boundary is the end (D.2 X-SNAP).
+                    if !primary.isLive, primary.end < start { start = primary.end }
+                }
             }
             let state = hasAssetLists ? options.assetLists[event.identifier] ?? .pending : .pending
             let assets: [AssetList.Asset]?
@@ -332,10 +345,17 @@ public struct InterstitialSchedule: Sendable, Hashable {
             while groupEnd < resolved.count, resolved[groupEnd].start == groupStart, rank(resolved[groupEnd]) == groupRank {
                 groupEnd += 1
             }
+            // An earlier break resumed primary past this group's start: a group it passes wholly
+            // is skipped; one it resumes inside is joined there, at the offset (as a live join or
+            // a seek into it would; hls.js does the same).
+            var joinedAt: MediaTime?
             if groupRank == 1, groupStart < cursor, !(items.isEmpty && groupStart < timelineStart) {
-                for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.id, .skippedByResumption)) }
-                index = groupEnd
-                continue
+                joinedAt = cursor
+                if !(resolved[index].duration.map { cursor < groupStart + $0 } ?? false) {
+                    for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.id, .skippedByResumption)) }
+                    index = groupEnd
+                    continue
+                }
             }
             if cursor < groupStart {
                 items.append(.primary(MediaTimeRange(start: cursor, end: groupStart)))
@@ -352,6 +372,8 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 if scheduled.event.cue == .join, primary.isLive { resume = MediaTime.max(resume, groupStart) }
                 // A leave (POST) event plays after primary has ended (D.2): primary does not resume.
                 if groupRank == 2 { resume = primary.end }
+                // A joined group never sends primary back before where it was joined.
+                if let joinedAt { resume = MediaTime.max(resume, joinedAt) }
                 scheduled.resumeTime = resume
                 items.append(.interstitial(scheduled))
             }

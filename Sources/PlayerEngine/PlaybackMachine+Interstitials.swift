@@ -22,6 +22,7 @@ extension PlaybackMachine {
         if let playing = current { once.remove(playing.scheduled.id) }
         let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
         schedule = updated
+        preloadPoints = timeline.isLive ? Self.preloadPoints(in: primary?.playlist, on: timeline) : [:]
         let ids = events.map(\.identifier)
         if ids != previousIDs {
             playlistEventsSeen = ids
@@ -33,6 +34,31 @@ extension PlaybackMachine {
             lastSegments = segments
             if hadSegments { emit(.timelineChanged(reasons: [.segmentsChanged])) }
         }
+    }
+
+    /// The preload date ranges (Appendix F) of a live playlist that name an interstitial: where each
+    /// asks for its target's asset list to be loaded. The client may pick any point inside the
+    /// range; this one takes its start, so that runs are repeatable. A playlist with EXT-X-ENDLIST
+    /// has none that count, and a range whose X-TARGET-CLASS is not the interstitial class is
+    /// ignored.
+    static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
+        guard let playlist, !playlist.hasEndList else { return [:] }
+        var points: [String: MediaTime] = [:]
+        for range in playlist.consolidatedDateRanges where range.className == DateRange.preloadClass {
+            guard range.preloadURI != nil, let target = range.preloadTargetID, range.preloadTargetClass == DateRange.interstitialClass,
+                let date = range.startDate, let time = timeline.time(for: date)
+            else { continue }
+            points[target] = points[target].map { MediaTime.min($0, time) } ?? time
+        }
+        return points
+    }
+
+    /// Where a break's asset list is asked for: the asset-list lead before its start, or earlier
+    /// where a preload date range says so (never later than the lead).
+    func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break) -> MediaTime {
+        let lead = scheduled.start - configuration.assetListLead
+        guard let point = preloadPoints[scheduled.id] else { return lead }
+        return MediaTime.min(point, lead)
     }
 
     /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
@@ -56,7 +82,7 @@ extension PlaybackMachine {
     /// preloads of breaks that will not play.
     mutating func preloadNextBreak() {
         guard let schedule else { return }
-        for id in preloaded.keys.sorted() where consumed.contains(id) || schedule.scheduledBreak(id: id) == nil {
+        for id in preloaded.keys.sorted() where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
             if let pipeline = preloaded.removeValue(forKey: id) {
                 for pendingID in [pipeline.playlistRequest, pipeline.segmentRequest].compactMap({ $0 }) {
                     pending[pendingID] = nil
@@ -73,16 +99,46 @@ extension PlaybackMachine {
         preloaded[next.id] = pipeline
     }
 
+    /// Loads the current break's next asset (its playlist and a little media) once the current
+    /// asset is buffered to its end, so that the next one starts without a gap.
+    mutating func preloadNextAsset() {
+        guard let playing = current, let assets = playing.assets, playing.assetIndex + 1 < assets.count,
+            preloaded[playing.scheduled.id] == nil, let pipeline = playing.pipeline, pipeline.isReady
+        else { return }
+        let time = playing.clock.itemTime(atHost: now)
+        let end = assetEnd(playing, pipeline)
+        guard !(time + pipeline.buffer.bufferedAhead(of: time) < end) else { return }
+        if let limit = playing.scheduled.event.playoutLimit, !(playing.assetStartOffset + end < limit) { return }
+        let index = playing.assetIndex + 1
+        let url = assetURL(assets[index].uri, eventID: playing.scheduled.id)
+        let role = Pipeline.Role.asset(eventID: playing.scheduled.id, index: index)
+        var ahead = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
+        ahead.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
+        preloaded[playing.scheduled.id] = ahead
+    }
+
+    /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
+    /// primary's.
+    func assetURL(_ uri: String, eventID: String) -> String {
+        let base = assetLists[eventID].flatMap { state -> String? in
+            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
+        } ?? primary?.mediaURL ?? primary?.rootURL
+        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
+    }
+
     /// Asks for the asset lists of breaks coming within the lead time.
     mutating func requestAssetListsAhead() {
         guard schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
-        let lead = configuration.assetListLead
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil {
             guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
-            guard !(anchor < scheduled.start - lead) else { break }
+            // Load points follow the breaks' order unless preload ranges move some earlier.
+            guard !(anchor < assetListLoadPoint(scheduled)) else {
+                if preloadPoints.isEmpty { break } else { continue }
+            }
+            // Joining live inside the break, or resuming into it from an earlier break.
             var joinOffset: MediaTime?
-            if primary?.isLive == true, scheduled.start < anchor { joinOffset = anchor - scheduled.start }
+            if scheduled.start < anchor { joinOffset = anchor - scheduled.start }
             requestAssetList(scheduled.event, startOffset: joinOffset)
         }
     }
@@ -105,6 +161,26 @@ extension PlaybackMachine {
         if current?.scheduled.id == eventID, current?.assets == nil {
             if let scheduled = schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
             resolveAssets()
+        }
+    }
+
+    /// Where playback starts, as a seek there would have it: a VOD start inside a break's range
+    /// (from its start to where primary resumes) plays that break from its start, then primary
+    /// from the resume point; on live a break in progress at the join is joined at the offset.
+    /// Breaks wholly before the start are not played; join (PRE) events play first either way.
+    mutating func placeStart(_ start: MediaTime, on timeline: PrimaryTimeline) {
+        var start = start
+        if !timeline.isLive,
+            let covering = breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
+        {
+            start = covering.start
+            startTime = start
+            clock = MediaClock(item: start, host: now)
+            refreshSchedule()
+        }
+        for scheduled in breaks where scheduled.start < start {
+            if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
+            consumed.insert(scheduled.id)
         }
     }
 
@@ -168,15 +244,12 @@ extension PlaybackMachine {
     mutating func startAsset(_ index: Int, startingAt breakOffset: MediaTime, entry: MediaTime) {
         guard var playing = current, let assets = playing.assets, index < assets.count else { return }
         let eventID = playing.scheduled.id
-        let base = assetLists[eventID].flatMap { state -> String? in
-            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
-        } ?? primary?.mediaURL ?? primary?.rootURL
-        let url = InterstitialRequest.url(assets[index].uri, relativeTo: base, primaryID: primaryID)
+        let url = assetURL(assets[index].uri, eventID: eventID)
         let role = Pipeline.Role.asset(eventID: eventID, index: index)
         playing.assetIndex = index
         playing.assetStartOffset = breakOffset
         playing.assetEntryOffset = entry
-        var ahead = index == 0 && entry.isZero ? preloaded.removeValue(forKey: eventID) : nil
+        var ahead = entry.isZero && preloaded[eventID]?.role == role ? preloaded.removeValue(forKey: eventID) : nil
         if ahead?.rootURL != url { ahead = nil }
         ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
         playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
@@ -252,7 +325,9 @@ extension PlaybackMachine {
         if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
+        // Breaks the resumption passes wholly are not played; one it lands inside is joined.
         for skipped in breaks where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
+            if let duration = skipped.duration, resume < skipped.start + duration { continue }
             consumed.insert(skipped.id)
         }
     }

@@ -249,11 +249,7 @@ extension PlaybackMachine {
         status = .readyToPlay
         emit(.itemStatusChanged(.readyToPlay))
         refreshSchedule()
-        // Breaks wholly before the start are not played; one in progress at a live join is.
-        for scheduled in breaks where scheduled.start < start {
-            if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
-            consumed.insert(scheduled.id)
-        }
+        placeStart(start, on: timeline)
         emit(.durationChanged(timeline.isLive ? .indefinite : timeline.end))
     }
 

@@ -121,12 +121,12 @@ extension PlaybackMachine {
             visit(at, .primaryDry)
         }
         if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
-        let lead = configuration.assetListLead
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
-            let point = scheduled.start - lead
+            let point = assetListLoadPoint(scheduled)
             if time < point, let at = clock.hostTime(whenItemReaches: point) {
                 visit(at, .assetListLead)
-                break
+                // Later breaks load later, unless a preload range moves one earlier.
+                if preloadPoints.isEmpty { break }
             }
         }
     }
@@ -237,7 +237,10 @@ extension PlaybackMachine {
             if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
-            for id in preloaded.keys.sorted() { fetchIfNeeded(.asset(eventID: id, index: 0), anchor: .zero) }
+            preloadNextAsset()
+            for id in preloaded.keys.sorted() {
+                if let role = preloaded[id]?.role { fetchIfNeeded(role, anchor: .zero) }
+            }
             fetchIfNeeded(.primary, anchor: primaryAnchor)
             if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
                 fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))
@@ -247,7 +250,9 @@ extension PlaybackMachine {
         syncTimeControl()
     }
 
-    /// Enters the next break when the playhead is at (or, joining live, inside) it.
+    /// Enters the next break when the playhead is at it, or inside its range: joining live, or
+    /// resuming from an earlier break into it (it is joined at the offset, as a live join is).
+    /// A join (PRE) event at the playhead plays first, before a break the start lands inside.
     mutating func enterDueBreak() {
         guard let next = nextBreak() else { return }
         let time = primaryPosition
@@ -255,7 +260,9 @@ extension PlaybackMachine {
         let late = time - next.start
         if late < MediaTime(value: 1, timescale: 1000) {
             enterBreak(next, offset: .zero)
-        } else if primary?.isLive == true, let duration = next.duration, late < duration {
+        } else if let join = breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
+            enterBreak(join, offset: .zero)
+        } else if let duration = next.duration, late < duration {
             enterBreak(next, offset: late)
         } else {
             consumed.insert(next.id)

@@ -173,9 +173,14 @@ public struct PlaybackMachine: Sendable {
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
     var pendingThen: IntegratedTimeline.Position?
-    /// The first asset of coming breaks, loaded ahead so that a break starts without a gap.
+    /// Assets loaded ahead, by event: the first asset of a coming break, so that the break starts
+    /// without a gap, and the next asset of the break being played, so that assets follow each
+    /// other without one. The pipeline's role names the asset.
     var preloaded: [String: Pipeline] = [:]
     var assetListURLs: [String: String] = [:]
+    /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
+    /// loaded, by event identifier: the primary time of the range's start.
+    var preloadPoints: [String: MediaTime] = [:]
     var playlistEventsSeen: [String] = []
 
     // Observers.
@@ -344,6 +349,7 @@ public struct PlaybackMachine: Sendable {
         assetLists = [:]
         assetListRequests = [:]
         assetListURLs = [:]
+        preloadPoints = [:]
         preloaded = [:]
         playlistEventsSeen = []
         pendingThen = nil
@@ -425,8 +431,8 @@ public struct PlaybackMachine: Sendable {
             return body(&primary!)
         case .asset(let eventID, let index):
             guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else {
-                // A break's first asset loaded ahead of the break.
-                guard index == 0, var pipeline = preloaded.removeValue(forKey: eventID) else { return nil }
+                // An asset loaded ahead: a coming break's first, or the current break's next.
+                guard preloaded[eventID]?.role == role, var pipeline = preloaded.removeValue(forKey: eventID) else { return nil }
                 let result = body(&pipeline)
                 preloaded[eventID] = pipeline
                 return result

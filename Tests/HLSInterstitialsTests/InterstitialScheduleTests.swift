@@ -129,6 +129,16 @@ struct InterstitialScheduleTests {
         #expect(schedule.outline == ["primary 0–31", "break a 31→45", "primary 45–60"])
     }
 
+    @Test("X-SNAP=OUT past the last segment of a VOD moves the break to the end instead of dropping it")
+    func snapOutPastEnd() throws {
+        let schedule = try Fixture.vodSchedule([Fixture.interstitial("a", at: "63", "X-SNAP=\"OUT\",DURATION=5")])
+        let scheduled = try Self.onlyBreak(schedule)
+        #expect(scheduled.start == time("60"))
+        #expect(schedule.exclusions.isEmpty)
+        let unsnapped = try Fixture.vodSchedule([Fixture.interstitial("a", at: "63", "DURATION=5")])
+        #expect(unsnapped.exclusions.map(\.reason) == [.afterEnd], "without X-SNAP the break stays after the end")
+    }
+
     @Test("X-SNAP=OUT,IN snaps both ends")
     func snapBoth() throws {
         let schedule = try Fixture.vodSchedule([Fixture.interstitial("a", at: "31", "X-SNAP=\"OUT,IN\",DURATION=14.5")])
