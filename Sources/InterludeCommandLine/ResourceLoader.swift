@@ -9,6 +9,9 @@ enum ResourceLoader {
     /// The engine's playlist limit.
     static let defaultMaxBytes = PlayerConfiguration().maxPlaylistBytes
 
+    /// One loader for the process, so that its session outlives every load made through it.
+    private static let loader = URLSessionResourceLoader()
+
     /// The bytes of `location`, and the URI to resolve relative references against.
     static func load(_ location: String, maxBytes: Int = defaultMaxBytes) async throws -> (bytes: [UInt8], uri: String) {
         let url: String
@@ -32,7 +35,7 @@ enum ResourceLoader {
             url = URL(fileURLWithPath: path).absoluteString
         }
         do throws(LoadError) {
-            let loaded = try await URLSessionResourceLoader().load(ResourceRequest(url: url, maxBytes: maxBytes))
+            let loaded = try await loader.load(ResourceRequest(url: url, maxBytes: maxBytes))
             return (loaded.bytes, url.hasPrefix("file:") ? url : location)
         } catch {
             throw CommandFailure(message: "cannot load \(location): \(error.message)")

@@ -33,7 +33,9 @@ public final class URLSessionResourceLoader: ResourceLoader {
         self.maxBytes = maxBytes
     }
 
-    deinit { session.invalidateAndCancel() }
+    // Tasks still running are left to finish (an abandoned one stops at its next bytes):
+    // cancelling them here could race their completion.
+    deinit { session.finishTasksAndInvalidate() }
 
     public func load(_ request: ResourceRequest) async throws(LoadError) -> LoadedResource {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased() else {
