@@ -47,6 +47,28 @@ struct LoadFailureTests {
         #expect(recovered.allSatisfy { $0 <= .seconds(8) })
     }
 
+    @Test("a break's asset list that meets an outage is retried while primary plays on, and the break plays when the server is back")
+    func assetListOutageIsRiddenOut() {
+        let origin = PlaybackScenarioTests.origin
+        let rig = PlaybackScenarioTests.play({ rig in
+            PlaybackScenarioTests.serveMain(rig, extra: PlaybackScenarioTests.interstitial("mid", at: 40, "X-ASSET-LIST=\"ads/mid.json\""))
+            PlaybackScenarioTests.serveAd(rig, "a10", seconds: 10)
+            rig.serve(origin + "ads/mid.json", #"{"ASSETS":[{"URI":"a10.m3u8","DURATION":10}]}"#)
+        }, actions: [
+            // The asset list is asked for 15 s ahead of the break, at 25 s: the server is away
+            // from 24 s to 32 s, long past three attempts.
+            (.seconds(24), { rig in rig.loader.setOutage(Self.refused) }),
+            (.seconds(32), { rig in rig.loader.setOutage(nil) }),
+        ])
+        let ends = rig.events.compactMap { event -> String? in
+            if case .breakEnded("mid", let end, _) = event.kind { return end.description }
+            return nil
+        }
+        #expect(ends == ["completed"])
+        #expect(rig.events.contains { if case .loadRecovered(.assetList, _, _, _) = $0.kind { return true } else { return false } })
+        #expect(Self.failure(rig.events) == nil)
+    }
+
     @Test("an outage longer than the buffer fails the item only once the buffer has run dry, not after three attempts")
     func longOutageFailsWhenTheBufferRunsDry() {
         let rig = Self.vodRig()
