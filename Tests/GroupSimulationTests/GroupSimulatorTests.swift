@@ -137,6 +137,94 @@ struct SimulationScenarioTests {
     }
 }
 
+@Suite("Scenario bounds")
+struct SimulationScenarioBoundsTests {
+    static let base = #"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice","stream":"movie","kind":"vod"}]"#
+
+    /// The message a scenario is refused with, reading it and then resolving its origin (as
+    /// `simulate` does); nil when it is accepted.
+    static func refusal(_ json: String) -> String? {
+        do {
+            let scenario = try SimulationScenario(json: Array(json.utf8))
+            _ = try scenario.makeOrigin(scenarioDirectory: SimulationFixtures.scenarios.path, media: SimulationFixtures.media)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("every out-of-range value is refused with its JSON path instead of trapping or being read as zero", arguments: [
+        (#","network":{"loss":2.0}}"#, "network.loss: 2.0 is not a probability (0 to 1)"),
+        (#","network":{"reorder":-0.5}}"#, "network.reorder: -0.5 is not a probability (0 to 1)"),
+        (#","network":{"latency":"-20ms"}}"#, "network.latency: -20ms cannot be negative"),
+        (#","actions":[{"at":"-1s","participant":"a","action":"play"}]}"#, "actions[0].at: -1s cannot be negative"),
+        (#","actions":[{"at":1,"participant":"a","action":"rate","rate":100}]}"#, "actions[0].rate: 100.0 is not a playback rate (0 to 64)"),
+        (#","actions":[{"at":1,"participant":"a","action":"rate","rate":-1}]}"#, "actions[0].rate: -1.0 is not a playback rate (0 to 64)"),
+        (#","actions":[{"at":1,"participant":"a","action":"seek","to":-5}]}"#, "actions[0].to: -5.0 is not a time in the item (0 or more seconds)"),
+        (#","sampleInterval":0}"#, "sampleInterval: 0s must be longer than zero"),
+        (#","network":{"partitions":[{"participant":"a","from":"20s","until":"10s"}]}}"#, "network.partitions[0].until: 10s is before the partition starts (20s)"),
+        (#","network":{"partitions":[{"participant":"zed","from":"20s","until":"30s"}]}}"#, "network.partitions[0].participant: no participant is called \"zed\""),
+    ])
+    func outOfRange(tail: String, message: String) {
+        #expect(Self.refusal(Self.base + tail) == message)
+    }
+
+    @Test("a negative duration, a huge drift and a number too large to be a duration are refused")
+    func durationsAndDrift() {
+        #expect(Self.refusal(#"{"name":"x","duration":"-1m","participants":[{"name":"a","viewer":"alice"}]}"#) == "duration: -1m must be longer than zero")
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice","clock":{"driftPPM":1e12}}]}"#)
+            == "participants[0].clock.driftPPM: 1000000000000.0 is not a clock drift (within ±10000 ppm)")
+        #expect(Self.refusal(#"{"name":"x","duration":1e300,"participants":[{"name":"a","viewer":"alice"}]}"#)?.hasPrefix("duration: 1e+300 is not a duration") == true)
+    }
+
+    @Test("an unknown key, at any depth, is refused with its path; so is a null")
+    func unknownKeys() {
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","particpants":[],"participants":[{"name":"a","viewer":"alice"}]}"#)?.hasPrefix("particpants: unknown key") == true)
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice","clock":{"drift":5}}]}"#)
+            == "participants[0].clock.drift: unknown key (expected one of driftPPM, offset)")
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice"}],"actions":[{"at":1,"participant":"a","action":"play","speed":2}]}"#)?
+            .hasPrefix("actions[0].speed: unknown key") == true)
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","seed":null,"participants":[{"name":"a","viewer":"alice"}]}"#) == "seed: null is not a value here (leave the key out)")
+        // Keys the scenario does know are accepted at every depth, including a policy's limits by reason.
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","policy":{"waitFor":["playingInterstitial"],"participantLimits":{"playingInterstitial":4}},"participants":[{"name":"a","viewer":"alice","clock":{"offset":"10ms","driftPPM":5}}]}"#) == nil)
+    }
+
+    @Test("a viewer or stream the origin does not have, or a stream of the other kind, is refused")
+    func originNames() {
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"zed"}]}"#)?
+            .hasPrefix("participants[0].viewer: the origin has no viewer \"zed\"") == true)
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice","stream":"film"}]}"#)?
+            .hasPrefix("participants[0].stream: the origin has no stream \"film\"") == true)
+        #expect(Self.refusal(#"{"name":"x","duration":"1m","participants":[{"name":"a","viewer":"alice","stream":"channel","kind":"vod"}]}"#)
+            == "participants[0].kind: stream \"channel\" is live, not vod")
+    }
+
+    @Test("every shipped scenario passes the checks")
+    func shippedScenarios() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: SimulationFixtures.scenarios.path).filter { $0.hasSuffix(".json") && !$0.hasSuffix("-origin.json") }
+        #expect(files.count >= 8)
+        for file in files {
+            let text = try String(contentsOf: SimulationFixtures.scenarios.appendingPathComponent(file), encoding: .utf8)
+            #expect(Self.refusal(text) == nil, "\(file)")
+        }
+    }
+}
+
+@Suite("Simulated fast playback")
+struct SimulatedFastPlaybackTests {
+    @Test("a user's 10× or 16× plays the film to its end (the player used to spin on a deadline less than a nanosecond away)", arguments: [10.0, 16.0])
+    func fastRate(rate: Double) throws {
+        let data = try Data(contentsOf: SimulationFixtures.scenarios.appendingPathComponent("vod-group-waits.json"))
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["actions"] = (object["actions"] as? [Any] ?? []) + [["at": 5, "participant": "alice", "action": "rate", "rate": rate]]
+        let scenario = try SimulationScenario(json: Array(try JSONSerialization.data(withJSONObject: object)))
+        let origin = try scenario.makeOrigin(scenarioDirectory: SimulationFixtures.scenarios.path, media: SimulationFixtures.media)
+        var simulator = GroupSimulator(scenario: scenario, origin: origin)
+        let report = simulator.run()
+        #expect(report.participants.allSatisfy { $0.finalPosition == 120 })
+    }
+}
+
 @Suite("Simulated asset requirements")
 struct SimulatedAssetRequirementTests {
     @Test("S1.7 live stitched: different ad durations at the same break are reported, once per pair; equal ones are not")
