@@ -55,6 +55,11 @@ public struct GroupSimulator: ~Copyable {
         var hasStartedItem = false
         var itemGeneration = 0
         var stats = ParticipantStatistics()
+        /// Where primary resumed after the break that ended at this true time: until the player
+        /// settles there, its clock can still read the primary time it kept counting through a
+        /// break at item time 0, so a re-alignment at that instant is measured from here.
+        /// `passed` is the primary the resumption offset went over, counted as skipped.
+        var resumedAfterBreak: (trueTime: Duration, itemTime: MediaTime, passed: MediaTime)?
 
         init(spec: SimulationScenario.Participant, peer: PeerID, url: String, clock: DriftingClock, machine: PlaybackMachine,
              binding: PlayerCoordinationBinding, estimator: GroupClockEstimator, groupSize: Int)
@@ -351,6 +356,19 @@ public struct GroupSimulator: ~Copyable {
     mutating func observe(_ index: Int, _ event: PlayerEvent) {
         log(index, "player \(event.traceLine)")
         if case .stalled = event.kind { participants[index].stats.stalls += 1 }
+        if case .breakEnded(let eventID, let end, let resumeAt) = event.kind, end != .seekedAway {
+            participants[index].resumedAfterBreak = (now, resumeAt, .zero)
+            // Primary passed over by the break's resumption offset (live: the ad's duration, so
+            // that the ad watcher rejoins the live edge, missing what played meanwhile).
+            if participants[index].hasStartedItem, let start = participants[index].machine.interstitialSchedule?.scheduledBreak(id: eventID)?.start {
+                let mapping = participants[index].binding.coordinator.mapping
+                let passed = mapping.coordinatedTime(for: .item(resumeAt)) - mapping.coordinatedTime(for: .item(start))
+                if passed > MediaTime(value: 1, timescale: 2) {
+                    participants[index].stats.skipped += passed
+                    participants[index].resumedAfterBreak?.passed = passed
+                }
+            }
+        }
         guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
         if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
             participants[index].hasStartedItem = true
@@ -392,14 +410,28 @@ public struct GroupSimulator: ~Copyable {
             log(index, "binding \(output)")
             switch output {
             case .player(let command, let originator):
-                let before = coordinatedTime(index)
+                var before = coordinatedTime(index)
+                if let resumed = participants[index].resumedAfterBreak, resumed.trueTime == now, before != nil {
+                    before = participants[index].binding.coordinator.mapping.coordinatedTime(for: .item(resumed.itemTime))
+                }
                 for input in command.machineInputs { feed(index, input) }
                 // Content skipped or gone over again to re-align with the group (not a seek someone made).
                 if originator == nil, let before, let after = coordinatedTime(index) {
                     switch command {
                     case .play, .hold, .pause:
                         if after - before > MediaTime(value: 1, timescale: 2) { participants[index].stats.skipped += after - before }
-                        if before - after > MediaTime(value: 1, timescale: 2) { participants[index].stats.rewound += before - after }
+                        if before - after > MediaTime(value: 1, timescale: 2) {
+                            // Back over primary the resumption offset had just passed (it resumed at
+                            // a segment boundary past the group): that part was not missed after all.
+                            var back = before - after
+                            if let resumed = participants[index].resumedAfterBreak, resumed.trueTime == now {
+                                let returned = MediaTime.min(back, resumed.passed)
+                                participants[index].stats.skipped -= returned
+                                participants[index].resumedAfterBreak?.passed = resumed.passed - returned
+                                back = back - returned
+                            }
+                            participants[index].stats.rewound += back
+                        }
                     case .setRate:
                         break
                     }
