@@ -108,6 +108,8 @@ public struct GroupSimulator: ~Copyable {
         var rewound = MediaTime.zero
         var stalls = 0
         var joinedAt: Duration?
+        /// Each wait for the group: when it began (true time) and how long it lasted.
+        var waits: [(start: Duration, length: Duration)] = []
         var series: [(time: Duration, coordinated: Double, state: SeriesState)] = []
     }
 
@@ -517,6 +519,12 @@ public struct GroupSimulator: ~Copyable {
     mutating func perform(_ action: SimulationScenario.Action) {
         guard let index = participants.firstIndex(where: { $0.name == action.participant }) else { return }
         notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
+        if ["play", "pause", "rate", "seek"].contains(action.action), !participants[index].hasStartedItem || !participants[index].isConnected {
+            // The player is not in the group yet (its clock is not synchronised or its item not
+            // ready): what the user does reaches only its own player, and joining the group then
+            // takes the group's state.
+            notes.append(.init(time: now, participant: action.participant, text: "user's \(action.action) came before the session was ready: not shared with the group"))
+        }
         switch action.action {
         case "play": feed(index, .setRate(action.rate ?? 1, originator: .user))
         case "pause": feed(index, .setRate(0, originator: .user))
@@ -596,6 +604,13 @@ public struct GroupSimulator: ~Copyable {
                 }
                 return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended)
             }
+            if state == .waiting {
+                if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
+                    participant.stats.waits[participant.stats.waits.count - 1].length += sampleInterval
+                } else {
+                    participant.stats.waits.append((now - sampleInterval, sampleInterval))
+                }
+            }
             switch state {
             case .waiting: participant.stats.waited += sampleInterval
             case .inBreak: participant.stats.inBreaks += sampleInterval
@@ -640,6 +655,7 @@ public struct GroupSimulator: ~Copyable {
                     corrections: participant.binding.coordinator.driftCorrector.correctionCount,
                     stalls: participant.stats.stalls,
                     finalPosition: coordinatedTime(participants.firstIndex { $0.name == participant.name }!)?.seconds,
+                    waits: participant.stats.waits.map { .init(start: $0.start, length: $0.length) },
                     series: participant.stats.series.map { .init(time: $0.time, coordinated: $0.coordinated, state: $0.state.rawValue) })
             },
             skew: skew, notes: notes)

@@ -39,6 +39,13 @@ struct GroupSimulatorTests {
             #expect(participant.finalPosition == 120)
         }
         #expect(report.notes.contains { $0.text.contains("waiting for bob") && $0.text.contains("charlie") })
+        // Each break's wait, reported on its own: the ad plus the command lead time (0.3 s).
+        let aliceWaits = alice.waits.filter { $0.length >= .seconds(1) }.map(\.length.seconds)
+        let bobWaits = bob.waits.filter { $0.length >= .seconds(1) }.map(\.length.seconds)
+        #expect(aliceWaits.count == 2 && aliceWaits.allSatisfy { abs($0 - 30.3) < 0.5 }, "\(aliceWaits)")
+        #expect(bobWaits.count == 2 && bobWaits.allSatisfy { abs($0 - 15.3) < 0.5 }, "\(bobWaits)")
+        #expect(report.text.contains("waits of a second or more:"))
+        #expect(report.json.contains("\"waits\":[{\"startSeconds\":"))
         #expect(report.skew.steadyPercentiles.p95 < 40)
     }
 
@@ -93,6 +100,17 @@ struct GroupSimulatorTests {
         #expect(report.participants.allSatisfy { $0.finalPosition == 130 })   // 120 s of film + the 10 s trailer
         #expect(!report.notes.contains { $0.text.contains("differs") })
         #expect(report.skew.steadyPercentiles.p95 < 40)
+    }
+
+    @Test("a play before the session is ready is noted in the report")
+    func playBeforeReady() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "early-play", "duration": "10s",
+              "participants": [ { "name": "alice", "viewer": "alice", "stream": "movie", "kind": "vod" },
+                                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod" } ],
+              "actions": [ { "at": "10ms", "participant": "alice", "action": "play" } ] }
+            """)
+        #expect(report.notes.contains { $0.participant == "alice" && $0.text.contains("before the session was ready") })
     }
 
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
