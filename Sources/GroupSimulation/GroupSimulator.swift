@@ -590,7 +590,7 @@ public struct GroupSimulator: ~Copyable {
         steady.reserveCapacity(participants.count)
         for (index, participant) in participants.enumerated() where participant.hasStartedItem && !participant.hasLeft {
             let local = participant.localTime(atTrueTime: now)
-            let (coordinated, state, isSuspended) = participant.inPlace { machine, binding in
+            let (coordinated, state, isSuspended, isInSharedBreak) = participant.inPlace { machine, binding in
                 let position = PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local))
                 let mapping = binding.coordinator.mapping
                 let inLocalBreak = machine.currentEvent != nil || mapping.localBreak(at: position) != nil
@@ -602,7 +602,10 @@ public struct GroupSimulator: ~Copyable {
                 case .waitingToPlayAtSpecifiedRate: state = inLocalBreak ? .inBreak : .waiting
                 case .paused: state = .paused
                 }
-                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended)
+                // A break whose content may not vary is on the shared timeline: the group plays it in
+                // step, so its positions count for the skew like primary's.
+                let isInSharedBreak = machine.timeControlStatus != .paused && machine.currentEvent.map { !$0.contentMayVary } == true
+                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended, isInSharedBreak)
             }
             if state == .waiting {
                 if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
@@ -617,6 +620,7 @@ public struct GroupSimulator: ~Copyable {
             case .playing, .paused: break
             }
             if state == .playing, !isSuspended { steady.append((index, coordinated)) }
+            if state == .inBreak, isInSharedBreak { steady.append((index, coordinated)) }
             if participant.stats.series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
                 participant.stats.series.append((now, coordinated, state))
             }

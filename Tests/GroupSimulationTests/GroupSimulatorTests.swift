@@ -113,6 +113,16 @@ struct GroupSimulatorTests {
         #expect(report.notes.contains { $0.participant == "alice" && $0.text.contains("before the session was ready") })
     }
 
+    @Test("S2.10: skew is sampled inside a co-watched break too, and stays small there")
+    func skewInsideCoWatchedBreak() throws {
+        // The group reaches the 10 s trailer at film time 32 s, about 34.3 s into the run.
+        let beforeBreak = try SimulationFixtures.run(scenario: "co-watched-break", duration: .seconds(34))
+        let inBreak = try SimulationFixtures.run(scenario: "co-watched-break", duration: .seconds(44))
+        let samplesInBreak = inBreak.skew.steady.count - beforeBreak.skew.steady.count
+        #expect(samplesInBreak > 50, "\(samplesInBreak) samples in the trailer")
+        #expect(inBreak.skew.steady.suffix(samplesInBreak).allSatisfy { $0 < 40 })
+    }
+
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
     func determinism() throws {
         let first = try SimulationFixtures.run(scenario: "legal-warning")
