@@ -109,7 +109,7 @@ public struct GroupSimulator: ~Copyable {
         var stalls = 0
         var joinedAt: Duration?
         /// Each wait for the group: when it began (true time) and how long it lasted.
-        var waits: [(start: Duration, length: Duration)] = []
+        var waits: [(start: Duration, length: Duration, told: MediaTime?)] = []
         var series: [(time: Duration, coordinated: Double, state: SeriesState)] = []
     }
 
@@ -611,7 +611,13 @@ public struct GroupSimulator: ~Copyable {
                 if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
                     participant.stats.waits[participant.stats.waits.count - 1].length += sampleInterval
                 } else {
-                    participant.stats.waits.append((now - sampleInterval, sampleInterval))
+                    // What the waiter is told is left (S1.11: from the others' shared ad schedules),
+                    // for the break it is waiting at.
+                    let told = participant.inPlace { _, binding in
+                        binding.coordinator.expectedWaits(from: MediaTime(seconds: max(0, coordinated - 1), preferredTimescale: 1000) ?? .zero,
+                                                          through: MediaTime(seconds: coordinated + 1, preferredTimescale: 1000) ?? .zero).first?.wait
+                    }
+                    participant.stats.waits.append((now - sampleInterval, sampleInterval, told))
                 }
             }
             switch state {
@@ -659,7 +665,7 @@ public struct GroupSimulator: ~Copyable {
                     corrections: participant.binding.coordinator.driftCorrector.correctionCount,
                     stalls: participant.stats.stalls,
                     finalPosition: coordinatedTime(participants.firstIndex { $0.name == participant.name }!)?.seconds,
-                    waits: participant.stats.waits.map { .init(start: $0.start, length: $0.length) },
+                    waits: participant.stats.waits.map { .init(start: $0.start, length: $0.length, told: $0.told?.seconds) },
                     series: participant.stats.series.map { .init(time: $0.time, coordinated: $0.coordinated, state: $0.state.rawValue) })
             },
             skew: skew, notes: notes)

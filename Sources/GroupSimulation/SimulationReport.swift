@@ -103,6 +103,9 @@ public struct SimulationReport: Sendable {
             public var start: Duration
             /// How long it lasted.
             public var length: Duration
+            /// How long the waiter was told the wait would last when it began, in seconds (from the
+            /// others' shared ad schedules; nil when they tell nothing, as for a wait at a seek).
+            public var told: Double?
         }
 
         /// A sample of the position.
@@ -163,7 +166,9 @@ extension SimulationReport {
         let waitLines = participants.compactMap { participant -> String? in
             let waits = participant.waits.filter { $0.length >= .seconds(1) }
             guard !waits.isEmpty else { return nil }
-            let list = waits.map { String(format: "%.1f s at ", Self.seconds($0.length)) + Self.clock($0.start) }
+            let list = waits.map { wait in
+                String(format: "%.1f s at ", Self.seconds(wait.length)) + Self.clock(wait.start) + (wait.told.map { String(format: " (told %.1f s)", $0) } ?? "")
+            }
             return "  " + pad(participant.name, nameWidth) + "  " + list.joined(separator: ", ")
         }
         if !waitLines.isEmpty {
@@ -210,7 +215,7 @@ extension SimulationReport {
                 + "\"inBreaksSeconds\":\(number(Self.seconds(participant.inBreaks))),\"skippedSeconds\":\(number(participant.skipped)),"
                 + "\"rewoundSeconds\":\(number(participant.rewound)),\"corrections\":\(participant.corrections),\"stalls\":\(participant.stalls),"
                 + "\"finalPositionSeconds\":\(participant.finalPosition.map(number) ?? "null"),"
-                + "\"waits\":[\(participant.waits.map { "{\"startSeconds\":\(number(Self.seconds($0.start))),\"seconds\":\(number(Self.seconds($0.length)))}" }.joined(separator: ","))]}"
+                + "\"waits\":[\(participant.waits.map { "{\"startSeconds\":\(number(Self.seconds($0.start))),\"seconds\":\(number(Self.seconds($0.length))),\"toldSeconds\":\($0.told.map(number) ?? "null")}" }.joined(separator: ","))]}"
         }
         fields.append("\"participants\":[\(people.joined(separator: ","))]")
         fields.append("\"skewMilliseconds\":{\"steady\":\(percentiles(skew.steadyPercentiles)),\"afterTransitions\":\(percentiles(skew.transitionPercentiles))}")

@@ -44,6 +44,9 @@ struct GroupSimulatorTests {
         let bobWaits = bob.waits.filter { $0.length >= .seconds(1) }.map(\.length.seconds)
         #expect(aliceWaits.count == 2 && aliceWaits.allSatisfy { abs($0 - 30.3) < 0.5 }, "\(aliceWaits)")
         #expect(bobWaits.count == 2 && bobWaits.allSatisfy { abs($0 - 15.3) < 0.5 }, "\(bobWaits)")
+        // What each waiter is told is left when its wait begins, from the others' ad schedules.
+        #expect(alice.waits.filter { $0.length >= .seconds(1) }.map(\.told) == [30, 30])
+        #expect(bob.waits.filter { $0.length >= .seconds(1) }.map(\.told) == [15, 15])
         #expect(report.text.contains("waits of a second or more:"))
         #expect(report.json.contains("\"waits\":[{\"startSeconds\":"))
         #expect(report.skew.steadyPercentiles.p95 < 40)
