@@ -55,6 +55,11 @@ public struct GroupSimulator: ~Copyable {
         var hasStartedItem = false
         var itemGeneration = 0
         var stats = ParticipantStatistics()
+        /// Where primary resumed after the break that ended at this true time: until the player
+        /// settles there, its clock can still read the primary time it kept counting through a
+        /// break at item time 0, so a re-alignment at that instant is measured from here.
+        /// `passed` is the primary the resumption offset went over, counted as skipped.
+        var resumedAfterBreak: (trueTime: Duration, itemTime: MediaTime, passed: MediaTime)?
 
         init(spec: SimulationScenario.Participant, peer: PeerID, url: String, clock: DriftingClock, machine: PlaybackMachine,
              binding: PlayerCoordinationBinding, estimator: GroupClockEstimator, groupSize: Int)
@@ -103,6 +108,8 @@ public struct GroupSimulator: ~Copyable {
         var rewound = MediaTime.zero
         var stalls = 0
         var joinedAt: Duration?
+        /// Each wait for the group: when it began (true time) and how long it lasted.
+        var waits: [(start: Duration, length: Duration, told: MediaTime?)] = []
         var series: [(time: Duration, coordinated: Double, state: SeriesState)] = []
     }
 
@@ -351,6 +358,19 @@ public struct GroupSimulator: ~Copyable {
     mutating func observe(_ index: Int, _ event: PlayerEvent) {
         log(index, "player \(event.traceLine)")
         if case .stalled = event.kind { participants[index].stats.stalls += 1 }
+        if case .breakEnded(let eventID, let end, let resumeAt) = event.kind, end != .seekedAway {
+            participants[index].resumedAfterBreak = (now, resumeAt, .zero)
+            // Primary passed over by the break's resumption offset (live: the ad's duration, so
+            // that the ad watcher rejoins the live edge, missing what played meanwhile).
+            if participants[index].hasStartedItem, let start = participants[index].machine.interstitialSchedule?.scheduledBreak(id: eventID)?.start {
+                let mapping = participants[index].binding.coordinator.mapping
+                let passed = mapping.coordinatedTime(for: .item(resumeAt)) - mapping.coordinatedTime(for: .item(start))
+                if passed > MediaTime(value: 1, timescale: 2) {
+                    participants[index].stats.skipped += passed
+                    participants[index].resumedAfterBreak?.passed = passed
+                }
+            }
+        }
         guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
         if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
             participants[index].hasStartedItem = true
@@ -392,14 +412,28 @@ public struct GroupSimulator: ~Copyable {
             log(index, "binding \(output)")
             switch output {
             case .player(let command, let originator):
-                let before = coordinatedTime(index)
+                var before = coordinatedTime(index)
+                if let resumed = participants[index].resumedAfterBreak, resumed.trueTime == now, before != nil {
+                    before = participants[index].binding.coordinator.mapping.coordinatedTime(for: .item(resumed.itemTime))
+                }
                 for input in command.machineInputs { feed(index, input) }
                 // Content skipped or gone over again to re-align with the group (not a seek someone made).
                 if originator == nil, let before, let after = coordinatedTime(index) {
                     switch command {
                     case .play, .hold, .pause:
                         if after - before > MediaTime(value: 1, timescale: 2) { participants[index].stats.skipped += after - before }
-                        if before - after > MediaTime(value: 1, timescale: 2) { participants[index].stats.rewound += before - after }
+                        if before - after > MediaTime(value: 1, timescale: 2) {
+                            // Back over primary the resumption offset had just passed (it resumed at
+                            // a segment boundary past the group): that part was not missed after all.
+                            var back = before - after
+                            if let resumed = participants[index].resumedAfterBreak, resumed.trueTime == now {
+                                let returned = MediaTime.min(back, resumed.passed)
+                                participants[index].stats.skipped -= returned
+                                participants[index].resumedAfterBreak?.passed = resumed.passed - returned
+                                back = back - returned
+                            }
+                            participants[index].stats.rewound += back
+                        }
                     case .setRate:
                         break
                     }
@@ -485,6 +519,12 @@ public struct GroupSimulator: ~Copyable {
     mutating func perform(_ action: SimulationScenario.Action) {
         guard let index = participants.firstIndex(where: { $0.name == action.participant }) else { return }
         notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
+        if ["play", "pause", "rate", "seek"].contains(action.action), !participants[index].hasStartedItem || !participants[index].isConnected {
+            // The player is not in the group yet (its clock is not synchronised or its item not
+            // ready): what the user does reaches only its own player, and joining the group then
+            // takes the group's state.
+            notes.append(.init(time: now, participant: action.participant, text: "user's \(action.action) came before the session was ready: not shared with the group"))
+        }
         switch action.action {
         case "play": feed(index, .setRate(action.rate ?? 1, originator: .user))
         case "pause": feed(index, .setRate(0, originator: .user))
@@ -550,7 +590,7 @@ public struct GroupSimulator: ~Copyable {
         steady.reserveCapacity(participants.count)
         for (index, participant) in participants.enumerated() where participant.hasStartedItem && !participant.hasLeft {
             let local = participant.localTime(atTrueTime: now)
-            let (coordinated, state, isSuspended) = participant.inPlace { machine, binding in
+            let (coordinated, state, isSuspended, isInSharedBreak) = participant.inPlace { machine, binding in
                 let position = PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local))
                 let mapping = binding.coordinator.mapping
                 let inLocalBreak = machine.currentEvent != nil || mapping.localBreak(at: position) != nil
@@ -562,7 +602,23 @@ public struct GroupSimulator: ~Copyable {
                 case .waitingToPlayAtSpecifiedRate: state = inLocalBreak ? .inBreak : .waiting
                 case .paused: state = .paused
                 }
-                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended)
+                // A break whose content may not vary is on the shared timeline: the group plays it in
+                // step, so its positions count for the skew like primary's.
+                let isInSharedBreak = machine.timeControlStatus != .paused && machine.currentEvent.map { !$0.contentMayVary } == true
+                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended, isInSharedBreak)
+            }
+            if state == .waiting {
+                if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
+                    participant.stats.waits[participant.stats.waits.count - 1].length += sampleInterval
+                } else {
+                    // What the waiter is told is left (S1.11: from the others' shared ad schedules),
+                    // for the break it is waiting at.
+                    let told = participant.inPlace { _, binding in
+                        binding.coordinator.expectedWaits(from: MediaTime(seconds: max(0, coordinated - 1), preferredTimescale: 1000) ?? .zero,
+                                                          through: MediaTime(seconds: coordinated + 1, preferredTimescale: 1000) ?? .zero).first?.wait
+                    }
+                    participant.stats.waits.append((now - sampleInterval, sampleInterval, told))
+                }
             }
             switch state {
             case .waiting: participant.stats.waited += sampleInterval
@@ -570,6 +626,7 @@ public struct GroupSimulator: ~Copyable {
             case .playing, .paused: break
             }
             if state == .playing, !isSuspended { steady.append((index, coordinated)) }
+            if state == .inBreak, isInSharedBreak { steady.append((index, coordinated)) }
             if participant.stats.series.last.map({ now - $0.time >= .seconds(1) || $0.state != state }) ?? true {
                 participant.stats.series.append((now, coordinated, state))
             }
@@ -608,6 +665,7 @@ public struct GroupSimulator: ~Copyable {
                     corrections: participant.binding.coordinator.driftCorrector.correctionCount,
                     stalls: participant.stats.stalls,
                     finalPosition: coordinatedTime(participants.firstIndex { $0.name == participant.name }!)?.seconds,
+                    waits: participant.stats.waits.map { .init(start: $0.start, length: $0.length, told: $0.told?.seconds) },
                     series: participant.stats.series.map { .init(time: $0.time, coordinated: $0.coordinated, state: $0.state.rawValue) })
             },
             skew: skew, notes: notes)

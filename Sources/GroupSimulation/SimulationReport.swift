@@ -88,8 +88,25 @@ public struct SimulationReport: Sendable {
         public var stalls: Int
         /// Its coordinated position at the end, in seconds.
         public var finalPosition: Double?
+        /// Each wait for the group (at a break, a start, a seek), in order, to the sample interval.
+        /// A wait for someone's ad lasts the ad plus the coordinator's command lead time (300 ms
+        /// by default): the resume is scheduled that far ahead on the group clock so that it
+        /// reaches every participant over the network before it takes effect, and everyone starts
+        /// on the same instant instead of each one late by its own latency.
+        public var waits: [Wait] = []
         /// Its coordinated position over time, for drawings.
         public var series: [Point]
+
+        /// One wait for the group.
+        public struct Wait: Sendable {
+            /// When it began (true time).
+            public var start: Duration
+            /// How long it lasted.
+            public var length: Duration
+            /// How long the waiter was told the wait would last when it began, in seconds (from the
+            /// others' shared ad schedules; nil when they tell nothing, as for a wait at a seek).
+            public var told: Double?
+        }
 
         /// A sample of the position.
         public struct Point: Sendable {
@@ -146,6 +163,19 @@ extension SimulationReport {
                 + left("\(participant.stalls)", 8)
                 + left(participant.finalPosition.map { String(format: "%.1f s", $0) } ?? "-", 10))
         }
+        let waitLines = participants.compactMap { participant -> String? in
+            let waits = participant.waits.filter { $0.length >= .seconds(1) }
+            guard !waits.isEmpty else { return nil }
+            let list = waits.map { wait in
+                String(format: "%.1f s at ", Self.seconds(wait.length)) + Self.clock(wait.start) + (wait.told.map { String(format: " (told %.1f s)", $0) } ?? "")
+            }
+            return "  " + pad(participant.name, nameWidth) + "  " + list.joined(separator: ", ")
+        }
+        if !waitLines.isEmpty {
+            lines.append("")
+            lines.append("waits of a second or more:")
+            lines.append(contentsOf: waitLines)
+        }
         lines.append("")
         let steady = skew.steadyPercentiles
         let transitions = skew.transitionPercentiles
@@ -184,7 +214,8 @@ extension SimulationReport {
             "{\"name\":\(string(participant.name)),\"url\":\(string(participant.url)),\"waitedSeconds\":\(number(Self.seconds(participant.waited))),"
                 + "\"inBreaksSeconds\":\(number(Self.seconds(participant.inBreaks))),\"skippedSeconds\":\(number(participant.skipped)),"
                 + "\"rewoundSeconds\":\(number(participant.rewound)),\"corrections\":\(participant.corrections),\"stalls\":\(participant.stalls),"
-                + "\"finalPositionSeconds\":\(participant.finalPosition.map(number) ?? "null")}"
+                + "\"finalPositionSeconds\":\(participant.finalPosition.map(number) ?? "null"),"
+                + "\"waits\":[\(participant.waits.map { "{\"startSeconds\":\(number(Self.seconds($0.start))),\"seconds\":\(number(Self.seconds($0.length))),\"toldSeconds\":\($0.told.map(number) ?? "null")}" }.joined(separator: ","))]}"
         }
         fields.append("\"participants\":[\(people.joined(separator: ","))]")
         fields.append("\"skewMilliseconds\":{\"steady\":\(percentiles(skew.steadyPercentiles)),\"afterTransitions\":\(percentiles(skew.transitionPercentiles))}")

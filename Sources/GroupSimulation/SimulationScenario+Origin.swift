@@ -23,6 +23,7 @@ extension SimulationScenario {
         } else {
             configuration = .default
         }
+        try validate(against: configuration)
         do {
             let library = try MediaLibrary.load(directory: media, configuration: configuration)
             return try Origin(configuration: configuration, library: library, liveStartDate: Self.liveStartDate)

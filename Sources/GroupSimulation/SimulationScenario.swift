@@ -133,12 +133,16 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
     public init(json: [UInt8]) throws(SimulationError) {
         do {
             self = try JSONDecoder().decode(SimulationScenario.self, from: Data(json))
+            if let problem = Self.unknownKey(in: json, decoded: self) { throw SimulationError(message: problem) }
+        } catch let error as SimulationError {
+            throw error
         } catch let error as DecodingError {
             throw SimulationError(message: Self.describe(error))
         } catch {
             throw SimulationError(message: "\(error)")
         }
         try validate()
+        try validateValues()
     }
 
     private func validate() throws(SimulationError) {
@@ -198,6 +202,7 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
         if isNegative { rest = rest.dropFirst() }
         guard !rest.isEmpty else { return nil }
         if let seconds = Double(rest) {
+            guard Self.isRepresentable(seconds: seconds) else { return nil }
             self.init(.milliseconds(Int64((seconds * 1000).rounded()) * (isNegative ? -1 : 1)))
             return
         }
@@ -206,7 +211,7 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
             rest = rest.dropFirst(number.count)
             let unit = String(rest.prefix { $0.isLetter })
             rest = rest.dropFirst(unit.count)
-            guard let value = Double(number) else { return nil }
+            guard let value = Double(number), Self.isRepresentable(seconds: value) else { return nil }
             let milliseconds: Double
             switch unit {
             case "ms": milliseconds = value
@@ -223,6 +228,9 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
+            guard Self.isRepresentable(seconds: seconds) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(seconds) is not a duration (a finite number of seconds, at most \(Self.largestSeconds))")
+            }
             self.init(.milliseconds(Int64((seconds * 1000).rounded())))
             return
         }
@@ -232,6 +240,12 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
         }
         self = parsed
     }
+
+    /// The largest number of seconds read (in any unit): beyond it milliseconds no longer fit in
+    /// 64 bits. Scenarios check much tighter bounds; this one only keeps reading from trapping.
+    static let largestSeconds: Double = 1e12
+
+    static func isRepresentable(seconds: Double) -> Bool { seconds.isFinite && abs(seconds) <= largestSeconds }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

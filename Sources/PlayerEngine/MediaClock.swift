@@ -80,13 +80,25 @@ public struct MediaClock: Sendable, Hashable {
         guard rateNumerator != 0 else { return nil }
         let distance = item - anchorItem
         if distance.isZero { return anchorHost }
-        guard (distance.isNegative) == (rateNumerator < 0) else { return nil }
-        guard let hostDelta = distance.multiplied(byRatio: rateDenominator, rateNumerator),
-            let nanoseconds = hostDelta.converted(toTimescale: 1_000_000_000)?.value
-        else { return nil }
-        // Round up so that at the returned host time the item time has been reached.
-        let exact = MediaTime(value: nanoseconds, timescale: 1_000_000_000)
-        let adjust: Int64 = exact < hostDelta ? 1 : 0
-        return anchorHost + .nanoseconds(nanoseconds + adjust)
+        guard (distance.isNegative) == (rateNumerator < 0), distance.isNumeric else { return nil }
+        // The host nanoseconds, rounded up in one exact division: rounding the host distance to
+        // the distance's own timescale first (as a product that is not exact would) can round it
+        // to zero when it is less than half a unit (a few nanoseconds of media at 10×, with a
+        // drift-corrected rate), and a deadline at the anchor is then due again forever.
+        let top = Int128(distance.value).magnitude * Int128(rateDenominator).magnitude * 1_000_000_000
+        let bottom = Int128(distance.timescale).magnitude * Int128(rateNumerator).magnitude
+        guard let nanoseconds = Int64(exactly: (top + bottom - 1) / bottom) else { return nil }
+        var host = anchorHost + .nanoseconds(nanoseconds)
+        // The item time at a host time is rounded to the nanosecond of media, which can land just
+        // short of `item` at rates other than 1: move on until it is reached.
+        if rateNumerator != rateDenominator {
+            var steps = 0
+            func isShort(_ reached: MediaTime) -> Bool { rateNumerator > 0 ? reached < item : item < reached }
+            while steps < 4, isShort(itemTime(atHost: host)) {
+                host += .nanoseconds(1)
+                steps += 1
+            }
+        }
+        return host
     }
 }

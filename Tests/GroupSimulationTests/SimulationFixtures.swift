@@ -9,10 +9,11 @@ enum SimulationFixtures {
     static let scenarios = root.appendingPathComponent("Examples/Scenarios")
 
     /// Runs a shipped scenario (optionally shortened) and returns its report.
-    static func run(scenario name: String, duration: Duration? = nil) throws -> SimulationReport {
+    static func run(scenario name: String, duration: Duration? = nil, seed: UInt64? = nil) throws -> SimulationReport {
         let data = try Data(contentsOf: scenarios.appendingPathComponent(name + ".json"))
         var scenario = try SimulationScenario(json: Array(data))
         if let duration { scenario.duration = SimulatedDuration(duration) }
+        if let seed { scenario.seed = seed }
         let origin = try scenario.makeOrigin(scenarioDirectory: scenarios.path, media: media)
         var simulator = GroupSimulator(scenario: scenario, origin: origin)
         return simulator.run()
