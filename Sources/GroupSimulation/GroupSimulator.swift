@@ -361,12 +361,9 @@ public struct GroupSimulator: ~Copyable {
             return
         }
         guard participants[index].hasStartedItem else { return }
-        switch event.kind {
-        case .timelineChanged(let reasons) where reasons.contains(.segmentsChanged):
+        if PlayerCoordinationBinding.mayChangeMapping(event) {
             let local = localTime(index)
             apply(index, participants[index].inPlace { machine, binding in binding.timelineChanged(player: machine, clock: clock, localTime: local) })
-        default:
-            break
         }
         apply(index, participants[index].inPlace { machine, binding in binding.playerEvent(event, position: machine.currentPosition, clock: clock) })
     }

@@ -74,6 +74,20 @@ struct GroupSimulatorTests {
         #expect(report.skew.steadyPercentiles.p95 < 40)
     }
 
+    @Test("S2.10: a shared break with a stated DURATION (RANGE) is played in sync by everyone, not left as soon as it is entered")
+    func coWatchedRangeBreak() throws {
+        let report = try SimulationFixtures.run(scenario: "co-watched-range-break")
+        let bob = report.participant("bob"), charlie = report.participant("charlie"), dana = report.participant("dana")
+        #expect(abs(dana.inBreaks.seconds - 15) < 0.5)          // the shared trailer only
+        #expect(abs(bob.inBreaks.seconds - 30) < 0.5)           // trailer + 15 s
+        #expect(abs(charlie.inBreaks.seconds - 45) < 0.5)       // trailer + 30 s
+        #expect(dana.skipped == 0 && dana.rewound == 0)
+        #expect(abs(bob.skipped - 15) < 0.5 && abs(charlie.skipped - 30) < 0.5)
+        #expect(report.participants.allSatisfy { $0.rewound == 0 })
+        #expect(report.participants.allSatisfy { $0.finalPosition == 135 })   // 120 s of film + the 15 s trailer
+        #expect(report.skew.steadyPercentiles.p95 < 40)
+    }
+
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
     func determinism() throws {
         let first = try SimulationFixtures.run(scenario: "legal-warning")

@@ -123,6 +123,19 @@ public struct PlayerCoordinationBinding: Sendable {
         return translate(actions, clock: clock)
     }
 
+    /// Whether `event` may change the item's mapping, so that a driver calls
+    /// ``timelineChanged(player:clock:localTime:)`` after it: a change of the integrated timeline's
+    /// segments, or an asset list's arrival. The mapping leaves out a shared break until its asset
+    /// list arrives, and an arrival that confirms the stated duration (a RANGE break with DURATION)
+    /// changes no segment, so no segments-changed event follows it.
+    public static func mayChangeMapping(_ event: PlayerEvent) -> Bool {
+        switch event.kind {
+        case .timelineChanged(let reasons): return reasons.contains(.segmentsChanged)
+        case .assetListResponse: return true
+        default: return false
+        }
+    }
+
     /// The item's timeline changed (a reload, an asset list): the coordinator learns the new
     /// mapping.
     public mutating func timelineChanged(player: PlaybackMachine, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
