@@ -88,6 +88,28 @@ struct GroupSimulatorTests {
         #expect(report.skew.steadyPercentiles.p95 < 40)
     }
 
+    @Test("S2.10: a seek out of a shared break moves the whole group out of it, nobody is put back into the break")
+    func seekOutOfCoWatchedBreak() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "seek-out-of-shared-break", "duration": "70s", "seed": 5, "origin": "shared-break-origin.json",
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod" },
+                { "name": "dana", "viewer": "dana", "stream": "movie", "kind": "vod", "clock": { "offset": "-20ms", "driftPPM": -90 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "bob", "action": "play" },
+                           { "at": "37s", "participant": "dana", "action": "seek", "to": 100 } ] }
+            """)
+        // The shared trailer (10 s at 32 s) is on the coordinated timeline: primary 100 is coordinated 110.
+        for participant in report.participants {
+            let afterSeek = participant.series.first { $0.time >= .seconds(39) }
+            #expect(afterSeek.map { $0.coordinated >= 110 && $0.coordinated < 114 } == true, "\(participant.name)")
+            #expect(participant.rewound == 0, "\(participant.name)")
+            #expect(participant.inBreaks.seconds < 6, "\(participant.name)")
+        }
+        #expect(report.participants.allSatisfy { $0.finalPosition == 130 })
+    }
+
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
     func determinism() throws {
         let first = try SimulationFixtures.run(scenario: "legal-warning")

@@ -173,7 +173,7 @@ public struct PlayerCoordinationBinding: Sendable {
                 actions = coordinator.end(suspension, at: groupTime)
             }
         case .currentEventChanged:
-            actions = coordinator.observeLocalPlayback(Self.position(position()), at: groupTime)
+            actions = coordinator.observeBreakBoundary(Self.position(position()), at: groupTime)
         default:
             return []
         }
