@@ -73,6 +73,31 @@ import Testing
         }
     }
 
+    @Test("with the waiting policy a seek made while the group waits for ads moves the whole group; it waits there and resumes from the seek")
+    func seekWhileWaitingForAds() {
+        var group = trio(policy: [.playingInterstitial])
+        group.run(until: .milliseconds(65_000))
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        // Alice seeks to 200 while Bob and Charlie are in their ads: the group is now held at 200,
+        // not put back at the break.
+        group.perform("alice") { $0.coordinateSeek(to: .item(t(200)), at: $1) }
+        group.run(until: .milliseconds(70_000))
+        #expect(group.position("alice") == t(200))
+        #expect(group.isWaiting("alice"))
+        #expect(group.blockers("alice") == ["bob", "charlie"])
+        // Bob's ad ends at 76.3 s: he joins the group at 200 (item 215) and waits for Charlie.
+        group.run(until: .milliseconds(80_000))
+        #expect(group.position("bob") == t(215))
+        #expect(group.isWaiting("bob"))
+        // Charlie's ends at 91.3 s; everyone restarts from 200 at 91.6 s.
+        group.run(until: .milliseconds(101_600))
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] {
+            #expect(group.coordinatedPosition(id) == t(210))
+            #expect(group.isPlaying(id))
+        }
+    }
+
     @Test("a waiting participant knows from the shared ad schedules whom it will wait for and how long (S1.11)")
     func adSchedules() {
         var group = trio(policy: [.playingInterstitial])

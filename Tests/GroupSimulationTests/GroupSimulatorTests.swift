@@ -110,6 +110,29 @@ struct GroupSimulatorTests {
         #expect(report.participants.allSatisfy { $0.finalPosition == 130 })
     }
 
+    @Test("S1.11: with the waiting policy a seek made while the group waits for ads applies to the whole group and is not rewound")
+    func seekWhileGroupWaits() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "seek-during-wait", "duration": "2m", "seed": 2,
+              "policy": { "waitFor": ["playingInterstitial", "userIsChangingCurrentTime"] },
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "alice", "viewer": "alice", "stream": "movie", "kind": "vod" },
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod", "clock": { "offset": "80ms", "driftPPM": 100 } },
+                { "name": "charlie", "viewer": "charlie", "stream": "movie", "kind": "vod", "clock": { "offset": "-30ms", "driftPPM": -100 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "alice", "action": "play" },
+                           { "at": "50s", "participant": "alice", "action": "seek", "to": 100 } ] }
+            """)
+        let alice = report.participant("alice")
+        #expect(alice.rewound == 0)
+        // The group waits at 100 for Charlie's 30 s of ads (until about 72 s), then plays on from there.
+        let waiting = alice.series.first { $0.time >= .seconds(60) }
+        #expect(waiting.map { abs($0.coordinated - 100) < 0.1 } == true)
+        #expect(report.participants.allSatisfy { abs(($0.finalPosition ?? 0) - (alice.finalPosition ?? 1)) < 0.05 })
+        #expect((alice.finalPosition ?? 0) > 110)
+    }
+
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
     func determinism() throws {
         let first = try SimulationFixtures.run(scenario: "legal-warning")
