@@ -294,13 +294,16 @@ extension PlaybackMachine {
         switch target {
         case .primary(let time): resolution = snapshot.resolveSeek(toPrimaryTime: time)
         case .integrated(let time): resolution = snapshot.resolveSeek(toTimelineTime: time)
+        case .interstitial(let eventID, let offset): resolution = snapshot.resolveSeek(to: .interstitial(eventID: eventID, offset: offset))
         }
         switch resolution {
         case .refused(let reason):
             emit(.warning("seek refused: \(reason)"))
             emit(.seekCompleted(id: id, finished: false))
         case .position(let destination):
-            go(to: destination, originator: originator)
+            // Only a seek to a break at an offset keeps the offset: a time inside a break
+            // restarts it.
+            if case .interstitial = target { go(to: destination, keepingOffset: true, originator: originator) } else { go(to: destination, originator: originator) }
             completeSeek(id: id)
         case .playInterstitialFirst(let eventID, let then):
             pendingThen = then
@@ -348,8 +351,10 @@ extension PlaybackMachine {
     }
 
     /// Moves playback to `destination`: primary content, or the start of a break (a seek into a
-    /// break restarts it).
-    mutating func go(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
+    /// break restarts it), or with `keepingOffset` the break at the destination's offset (S2.5).
+    /// A break entered at its start while paused is entered when playback starts; one entered at
+    /// an offset is entered at once, so that the offset is kept.
+    mutating func go(to destination: IntegratedTimeline.Position, keepingOffset: Bool = false, originator: ChangeOriginator) {
         if current != nil {
             let then = pendingThen
             endBreak(.seekedAway)
@@ -360,11 +365,12 @@ extension PlaybackMachine {
             pendingThen = nil
             moveTo(primaryTime: time, originator: originator)
             markConsumed(before: time, including: nil)
-        case .interstitial(let eventID, _):
+        case .interstitial(let eventID, let offset):
             guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
             moveTo(primaryTime: scheduled.start, originator: originator)
             markConsumed(before: scheduled.start, including: eventID)
-            if timeControl.requestedRate != 0 { enterBreak(scheduled, offset: .zero) }
+            let entry = keepingOffset ? MediaTime.max(offset, .zero) : .zero
+            if timeControl.requestedRate != 0 || entry > .zero { enterBreak(scheduled, offset: entry) }
         }
     }
 
