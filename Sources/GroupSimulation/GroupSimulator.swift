@@ -481,15 +481,14 @@ public struct GroupSimulator: ~Copyable {
 
     mutating func perform(_ action: SimulationScenario.Action) {
         guard let index = participants.firstIndex(where: { $0.name == action.participant }) else { return }
-        notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
+        notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.timeline.map { " to \($0) s of the timeline" } ?? "")\(action.breakID.map { " into \($0) at \(action.offset ?? 0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
         switch action.action {
         case "play": feed(index, .setRate(action.rate ?? 1, originator: .user))
         case "pause": feed(index, .setRate(0, originator: .user))
         case "rate": feed(index, .setRate(action.rate ?? 1, originator: .user))
         case "seek":
             seekCounter += 1
-            let target = MediaTime(seconds: action.to ?? 0, preferredTimescale: 1000) ?? .zero
-            feed(index, .seek(id: seekCounter, to: .primary(target), originator: .user))
+            feed(index, .seek(id: seekCounter, to: seekTarget(of: action, for: index), originator: .user))
         case "leave":
             participants[index].hasLeft = true
             participants[index].isConnected = false
@@ -509,6 +508,19 @@ public struct GroupSimulator: ~Copyable {
         default:
             break
         }
+    }
+
+    /// A seek action's target for the participant's player: a primary time, a break at an offset,
+    /// or an integrated time (a time inside a fill break lands in that break at that offset).
+    func seekTarget(of action: SimulationScenario.Action, for index: Int) -> PlaybackMachine.SeekTarget {
+        func time(_ seconds: Double?) -> MediaTime { seconds.flatMap { MediaTime(seconds: $0, preferredTimescale: 1000) } ?? .zero }
+        if let eventID = action.breakID { return .interstitial(eventID: eventID, offset: time(action.offset)) }
+        guard let seconds = action.timeline else { return .primary(time(action.to)) }
+        let target = time(seconds)
+        if case .interstitial(let eventID, let offset)? = participants[index].machine.currentSnapshot?.position(atTimelineTime: target), offset > .zero {
+            return .interstitial(eventID: eventID, offset: offset)
+        }
+        return .integrated(target)
     }
 
     // MARK: Observing the group

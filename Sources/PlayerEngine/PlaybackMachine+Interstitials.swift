@@ -115,6 +115,8 @@ extension PlaybackMachine {
         if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
         var playing = BreakPlayback(scheduled: scheduled)
         playing.entryOffset = offset
+        // Until its first asset starts, the break stands at the offset it was entered at.
+        playing.clock.seek(to: offset, atHost: now)
         playing.thenPosition = pendingThen
         pendingThen = nil
         playing.timeControl.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls

@@ -103,9 +103,14 @@ public struct PlayerCoordinationBinding: Sendable {
         let start = player.timelineStart ?? .zero
         let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
         // A shared break (content the same for everyone) enters the coordinated timeline once its
-        // duration is known: until its asset list arrives, its length would be a guess.
+        // duration is known: stated (DURATION), or from its asset list; until the list arrives, a
+        // planned length would be a guess. Known ahead, the group can seek into it before it loads.
         let breaks = player.interstitialSchedule?.breaks.compactMap { scheduled -> CoordinatedTimeMapping.Break? in
-            if !scheduled.event.contentMayVary, scheduled.event.assetListURI != nil, scheduled.assetListState == .pending { return nil }
+            if !scheduled.event.contentMayVary, scheduled.event.assetListURI != nil, scheduled.assetListState == .pending,
+                scheduled.event.duration == nil
+            {
+                return nil
+            }
             return CoordinatedTimeMapping.Break(scheduled)
         } ?? []
         let duration = player.duration.flatMap { $0.isNumeric ? $0 : nil }
