@@ -238,6 +238,27 @@ import Testing
         breaks: [.init(eventIdentifier: "promo", itemTime: t(30), duration: t(10), contentMayVary: false)]
     )
 
+    @Test("leaving a shared break by the user's seek does not pull the player back in before the seek reaches the group (S2.10)")
+    func breakBoundaryBeforeSeek() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        group.add("alice", mapping: Self.promo)
+        group.add("bob", mapping: Self.promo)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(34_300))
+        // Bob's player, seeking to 100 from 4 s into the promo, reports the break's end first.
+        let boundary = group.perform("bob") { $0.observeBreakBoundary(.item(t(100)), at: $1) }
+        #expect(boundary.isEmpty)
+        group.perform("bob") { $0.coordinateSeek(to: .item(t(100)), at: $1) }
+        group.run(for: .seconds(1))
+        #expect(group.coordinators["alice"]!.currentState!.anchorTime == t(110))
+        #expect(group.controls["alice"]!.last!.1.command == .play(rate: 1, position: .item(t(100)), groupTime: group.now - .milliseconds(700)))
+        // A periodic observation still measures drift and corrects it.
+        let observed = group.perform("bob") { $0.observeLocalPlayback(.item(t(50)), at: $1) }
+        #expect(!observed.isEmpty)
+    }
+
     @Test("a break whose content may not vary is played in sync by the whole group, and seeks into it are shared (S2.10)")
     func sharedBreak() {
         var group = CoordinatorTestGroup()
