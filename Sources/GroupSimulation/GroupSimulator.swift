@@ -381,12 +381,9 @@ public struct GroupSimulator: ~Copyable {
             return
         }
         guard participants[index].hasStartedItem else { return }
-        switch event.kind {
-        case .timelineChanged(let reasons) where reasons.contains(.segmentsChanged):
+        if PlayerCoordinationBinding.mayChangeMapping(event) {
             let local = localTime(index)
             apply(index, participants[index].inPlace { machine, binding in binding.timelineChanged(player: machine, clock: clock, localTime: local) })
-        default:
-            break
         }
         apply(index, participants[index].inPlace { machine, binding in binding.playerEvent(event, position: machine.currentPosition, clock: clock) })
     }
@@ -518,7 +515,7 @@ public struct GroupSimulator: ~Copyable {
 
     mutating func perform(_ action: SimulationScenario.Action) {
         guard let index = participants.firstIndex(where: { $0.name == action.participant }) else { return }
-        notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
+        notes.append(.init(time: now, participant: action.participant, text: "user: \(action.action)\(action.to.map { " to \($0) s" } ?? "")\(action.timeline.map { " to \($0) s of the timeline" } ?? "")\(action.breakID.map { " into \($0) at \(action.offset ?? 0) s" } ?? "")\(action.rate.map { " at \($0)×" } ?? "")"))
         if ["play", "pause", "rate", "seek"].contains(action.action), !participants[index].hasStartedItem || !participants[index].isConnected {
             // The player is not in the group yet (its clock is not synchronised or its item not
             // ready): what the user does reaches only its own player, and joining the group then
@@ -531,8 +528,7 @@ public struct GroupSimulator: ~Copyable {
         case "rate": feed(index, .setRate(action.rate ?? 1, originator: .user))
         case "seek":
             seekCounter += 1
-            let target = MediaTime(seconds: action.to ?? 0, preferredTimescale: 1000) ?? .zero
-            feed(index, .seek(id: seekCounter, to: .primary(target), originator: .user))
+            feed(index, .seek(id: seekCounter, to: seekTarget(of: action, for: index), originator: .user))
         case "leave":
             participants[index].hasLeft = true
             participants[index].isConnected = false
@@ -552,6 +548,19 @@ public struct GroupSimulator: ~Copyable {
         default:
             break
         }
+    }
+
+    /// A seek action's target for the participant's player: a primary time, a break at an offset,
+    /// or an integrated time (a time inside a fill break lands in that break at that offset).
+    func seekTarget(of action: SimulationScenario.Action, for index: Int) -> PlaybackMachine.SeekTarget {
+        func time(_ seconds: Double?) -> MediaTime { seconds.flatMap { MediaTime(seconds: $0, preferredTimescale: 1000) } ?? .zero }
+        if let eventID = action.breakID { return .interstitial(eventID: eventID, offset: time(action.offset)) }
+        guard let seconds = action.timeline else { return .primary(time(action.to)) }
+        let target = time(seconds)
+        if case .interstitial(let eventID, let offset)? = participants[index].machine.currentSnapshot?.position(atTimelineTime: target), offset > .zero {
+            return .interstitial(eventID: eventID, offset: offset)
+        }
+        return .integrated(target)
     }
 
     // MARK: Observing the group

@@ -120,13 +120,25 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
         public var at: SimulatedDuration
         /// Who.
         public var participant: String
-        /// `play`, `pause`, `seek` (with `to`, seconds of the participant's item time), `rate`
-        /// (with `rate`), `leave`, `rejoin`.
+        /// `play`, `pause`, `seek` (with one target: `to`, `timeline`, or `break` and `offset`),
+        /// `rate` (with `rate`), `leave`, `rejoin`.
         public var action: String
-        /// The seek target.
+        /// A seek's target in seconds of the participant's item time (primary content: a time
+        /// inside a break restarts it).
         public var to: Double?
+        /// A seek's target in seconds of the participant's integrated timeline (S2.5): a time
+        /// inside a fill break plays that break from there.
+        public var timeline: Double?
+        /// A seek into this break (its interstitial event's ID), at ``offset``.
+        public var breakID: String?
+        /// How far into ``breakID`` a seek lands, in seconds (default 0).
+        public var offset: Double?
         /// The rate.
         public var rate: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case at, participant, action, to, timeline, breakID = "break", offset, rate
+        }
     }
 
     /// Reads a scenario, with a located message on errors.
@@ -163,8 +175,24 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
             guard ["play", "pause", "seek", "rate", "leave", "rejoin"].contains(action.action) else {
                 throw SimulationError(message: "actions[\(index)].action: \"\(action.action)\" is not one of play, pause, seek, rate, leave, rejoin")
             }
-            if action.action == "seek", action.to == nil { throw SimulationError(message: "actions[\(index)].to: a seek needs a target") }
+            if action.action == "seek" { try Self.validateSeek(action, at: "actions[\(index)]") }
             if action.action == "rate", action.rate == nil { throw SimulationError(message: "actions[\(index)].rate: a rate change needs a rate") }
+        }
+    }
+
+    /// A seek has one target; times are finite seconds, not negative (an item or timeline time) and
+    /// at most a year.
+    private static func validateSeek(_ action: Action, at path: String) throws(SimulationError) {
+        let targets = [action.to != nil, action.timeline != nil, action.breakID != nil].filter { $0 }.count
+        if action.offset != nil, action.breakID == nil { throw SimulationError(message: "\(path).offset: an offset is into a break: give break too") }
+        if targets == 0 { throw SimulationError(message: "\(path).to: a seek needs a target") }
+        if targets > 1 { throw SimulationError(message: "\(path): a seek has one target: to, timeline, or break (with offset)") }
+        if let id = action.breakID, id.isEmpty { throw SimulationError(message: "\(path).break: the break's event ID is empty") }
+        for (key, value) in [("to", action.to), ("timeline", action.timeline), ("offset", action.offset)] {
+            guard let value else { continue }
+            guard value.isFinite, value >= 0, value <= 31_536_000 else {
+                throw SimulationError(message: "\(path).\(key): \(value) is not a time (seconds, 0 to 31536000)")
+            }
         }
     }
 

@@ -268,6 +268,16 @@ extension IntegratedTimeline {
             return resolve(destination: destination, destinationTime: clamped)
         }
 
+        /// Resolves a seek to a position: primary content, or a break at an offset into it (S2.5,
+        /// also before its asset list is loaded). Restrictions apply as for
+        /// ``resolveSeek(toTimelineTime:)``.
+        public func resolveSeek(to destination: Position) -> SeekResolution {
+            guard let destinationTime = timelineTime(for: destination) else {
+                return .refused("\(destination) is not on the timeline")
+            }
+            return resolve(destination: destination, destinationTime: destinationTime)
+        }
+
         /// Resolves a seek to a primary time (the primary item's own clock), from the current
         /// position. A time in `[start, resume)` of a break with a positive resumption offset
         /// restarts that break (the first of the breaks sharing its start) from its beginning

@@ -27,8 +27,10 @@ enum SimulateCommand: Subcommand {
             "playingInterstitial"], participantLimits: {reason: n}, pauseSnapsToOriginator }, network
             { latency, jitter, loss, reorder, partitions: [{participant, from, until}] }, participants
             [{ name, viewer, stream (movie, movie-stitched, channel, channel-stitched), kind (vod, live),
-            clock { offset, driftPPM }, joinAt, network }], actions [{ at, participant, action, to, rate }].
-            Examples/Scenarios holds the stories of the talks.
+            clock { offset, driftPPM }, joinAt, network }], actions [{ at, participant, action, to, rate }];
+            a seek goes to one of: to (item time), timeline (integrated time: inside a fill break, that
+            offset into it), or break (an event ID) with offset. Examples/Scenarios holds the stories of
+            the talks.
             """,
         arguments: [.init(name: "scenario", help: "A scenario JSON file.")],
         options: [

@@ -191,6 +191,8 @@ extension PlaybackMachine {
         if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
         var playing = BreakPlayback(scheduled: scheduled)
         playing.entryOffset = offset
+        // Until its first asset starts, the break stands at the offset it was entered at.
+        playing.clock.seek(to: offset, atHost: now)
         playing.thenPosition = pendingThen
         pendingThen = nil
         playing.timeControl.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
@@ -369,13 +371,16 @@ extension PlaybackMachine {
         switch target {
         case .primary(let time): resolution = snapshot.resolveSeek(toPrimaryTime: time)
         case .integrated(let time): resolution = snapshot.resolveSeek(toTimelineTime: time)
+        case .interstitial(let eventID, let offset): resolution = snapshot.resolveSeek(to: .interstitial(eventID: eventID, offset: offset))
         }
         switch resolution {
         case .refused(let reason):
             emit(.warning("seek refused: \(reason)"))
             emit(.seekCompleted(id: id, finished: false))
         case .position(let destination):
-            go(to: destination, originator: originator)
+            // Only a seek to a break at an offset keeps the offset: a time inside a break
+            // restarts it.
+            if case .interstitial = target { go(to: destination, keepingOffset: true, originator: originator) } else { go(to: destination, originator: originator) }
             completeSeek(id: id)
         case .playInterstitialFirst(let eventID, let then):
             pendingThen = then
@@ -423,8 +428,10 @@ extension PlaybackMachine {
     }
 
     /// Moves playback to `destination`: primary content, or the start of a break (a seek into a
-    /// break restarts it).
-    mutating func go(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
+    /// break restarts it), or with `keepingOffset` the break at the destination's offset (S2.5).
+    /// A break entered at its start while paused is entered when playback starts; one entered at
+    /// an offset is entered at once, so that the offset is kept.
+    mutating func go(to destination: IntegratedTimeline.Position, keepingOffset: Bool = false, originator: ChangeOriginator) {
         if current != nil {
             let then = pendingThen
             endBreak(.seekedAway)
@@ -435,11 +442,12 @@ extension PlaybackMachine {
             pendingThen = nil
             moveTo(primaryTime: time, originator: originator)
             markConsumed(before: time, including: nil)
-        case .interstitial(let eventID, _):
+        case .interstitial(let eventID, let offset):
             guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
             moveTo(primaryTime: scheduled.start, originator: originator)
             markConsumed(before: scheduled.start, including: eventID)
-            if timeControl.requestedRate != 0 { enterBreak(scheduled, offset: .zero) }
+            let entry = keepingOffset ? MediaTime.max(offset, .zero) : .zero
+            if timeControl.requestedRate != 0 || entry > .zero { enterBreak(scheduled, offset: entry) }
         }
     }
 

@@ -17,8 +17,11 @@ public struct PlaybackMachine: Sendable {
     public enum SeekTarget: Sendable, Hashable {
         /// A time on the primary timeline.
         case primary(MediaTime)
-        /// A time on the integrated timeline.
+        /// A time on the integrated timeline (a time inside a break restarts the break).
         case integrated(MediaTime)
+        /// A break at an offset into it (S2.5), even before its asset list is loaded: playback
+        /// goes on from that offset.
+        case interstitial(eventID: String, offset: MediaTime)
     }
 
     /// What can happen to the machine.

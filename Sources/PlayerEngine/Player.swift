@@ -291,10 +291,18 @@ public final class Player: Sendable {
     }
 
     /// Seeks on the integrated timeline: a time inside a break restarts that break; a seek across
-    /// a JUMP-restricted break plays it first.
+    /// a JUMP-restricted break plays it first. To land inside a break, seek to the break at an
+    /// offset (``seek(toInterstitial:offset:originator:)``).
     @discardableResult
     public func seek(toIntegratedTime time: MediaTime, originator: ChangeOriginator = .user) async -> Bool {
         await seek(.integrated(time), originator: originator)
+    }
+
+    /// Seeks into the break `eventID` at `offset` into it (S2.5), even before its asset list is
+    /// loaded; the seek rules (X-RESTRICT) apply.
+    @discardableResult
+    public func seek(toInterstitial eventID: String, offset: MediaTime, originator: ChangeOriginator = .user) async -> Bool {
+        await seek(.interstitial(eventID: eventID, offset: offset), originator: originator)
     }
 
     private func seek(_ target: PlaybackMachine.SeekTarget, originator: ChangeOriginator) async -> Bool {
@@ -310,9 +318,15 @@ public final class Player: Sendable {
 
     /// Starts a seek without waiting for it (for scripts and coordinators).
     public func startSeek(to time: MediaTime, integrated: Bool = false, originator: ChangeOriginator = .user) {
+        startSeek(to: integrated ? .integrated(time) : .primary(time), originator: originator)
+    }
+
+    /// Starts a seek to any target (a primary or integrated time, a break at an offset) without
+    /// waiting for it.
+    public func startSeek(to target: PlaybackMachine.SeekTarget, originator: ChangeOriginator = .user) {
         withState { state in
             state.nextID += 1
-            run(.seek(id: state.nextID, to: integrated ? .integrated(time) : .primary(time), originator: originator), in: &state)
+            run(.seek(id: state.nextID, to: target, originator: originator), in: &state)
         }
     }
 

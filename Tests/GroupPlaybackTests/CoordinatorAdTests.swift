@@ -73,6 +73,31 @@ import Testing
         }
     }
 
+    @Test("with the waiting policy a seek made while the group waits for ads moves the whole group; it waits there and resumes from the seek")
+    func seekWhileWaitingForAds() {
+        var group = trio(policy: [.playingInterstitial])
+        group.run(until: .milliseconds(65_000))
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        // Alice seeks to 200 while Bob and Charlie are in their ads: the group is now held at 200,
+        // not put back at the break.
+        group.perform("alice") { $0.coordinateSeek(to: .item(t(200)), at: $1) }
+        group.run(until: .milliseconds(70_000))
+        #expect(group.position("alice") == t(200))
+        #expect(group.isWaiting("alice"))
+        #expect(group.blockers("alice") == ["bob", "charlie"])
+        // Bob's ad ends at 76.3 s: he joins the group at 200 (item 215) and waits for Charlie.
+        group.run(until: .milliseconds(80_000))
+        #expect(group.position("bob") == t(215))
+        #expect(group.isWaiting("bob"))
+        // Charlie's ends at 91.3 s; everyone restarts from 200 at 91.6 s.
+        group.run(until: .milliseconds(101_600))
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] {
+            #expect(group.coordinatedPosition(id) == t(210))
+            #expect(group.isPlaying(id))
+        }
+    }
+
     @Test("a waiting participant knows from the shared ad schedules whom it will wait for and how long (S1.11)")
     func adSchedules() {
         var group = trio(policy: [.playingInterstitial])
@@ -212,6 +237,27 @@ import Testing
     static let promo = CoordinatedTimeMapping(
         breaks: [.init(eventIdentifier: "promo", itemTime: t(30), duration: t(10), contentMayVary: false)]
     )
+
+    @Test("leaving a shared break by the user's seek does not pull the player back in before the seek reaches the group (S2.10)")
+    func breakBoundaryBeforeSeek() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        group.add("alice", mapping: Self.promo)
+        group.add("bob", mapping: Self.promo)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(34_300))
+        // Bob's player, seeking to 100 from 4 s into the promo, reports the break's end first.
+        let boundary = group.perform("bob") { $0.observeBreakBoundary(.item(t(100)), at: $1) }
+        #expect(boundary.isEmpty)
+        group.perform("bob") { $0.coordinateSeek(to: .item(t(100)), at: $1) }
+        group.run(for: .seconds(1))
+        #expect(group.coordinators["alice"]!.currentState!.anchorTime == t(110))
+        #expect(group.controls["alice"]!.last!.1.command == .play(rate: 1, position: .item(t(100)), groupTime: group.now - .milliseconds(700)))
+        // A periodic observation still measures drift and corrects it.
+        let observed = group.perform("bob") { $0.observeLocalPlayback(.item(t(50)), at: $1) }
+        #expect(!observed.isEmpty)
+    }
 
     @Test("a break whose content may not vary is played in sync by the whole group, and seeks into it are shared (S2.10)")
     func sharedBreak() {

@@ -126,6 +126,88 @@ struct GroupSimulatorTests {
         #expect(inBreak.skew.steady.suffix(samplesInBreak).allSatisfy { $0 < 40 })
     }
 
+    @Test("S2.10: a shared break with a stated DURATION (RANGE) is played in sync by everyone, not left as soon as it is entered")
+    func coWatchedRangeBreak() throws {
+        let report = try SimulationFixtures.run(scenario: "co-watched-range-break")
+        let bob = report.participant("bob"), charlie = report.participant("charlie"), dana = report.participant("dana")
+        // The shared trailer, and its last 5 s again after Bob's seek into it at an offset.
+        #expect(abs(dana.inBreaks.seconds - 20) < 0.5)
+        #expect(abs(bob.inBreaks.seconds - 35) < 0.5)           // + 15 s of his own
+        #expect(abs(charlie.inBreaks.seconds - 50) < 0.5)       // + 30 s of his own
+        #expect(dana.skipped == 0 && dana.rewound == 0)
+        #expect(abs(bob.skipped - 15) < 0.5 && abs(charlie.skipped - 30) < 0.5)
+        #expect(report.participants.allSatisfy { $0.rewound == 0 })
+        #expect(report.participants.allSatisfy { $0.finalPosition == 135 })   // 120 s of film + the 15 s trailer
+        #expect(report.skew.steadyPercentiles.p95 < 40)
+    }
+
+    @Test("S2.10: a seek out of a shared break moves the whole group out of it, nobody is put back into the break")
+    func seekOutOfCoWatchedBreak() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "seek-out-of-shared-break", "duration": "70s", "seed": 5, "origin": "shared-break-origin.json",
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod" },
+                { "name": "dana", "viewer": "dana", "stream": "movie", "kind": "vod", "clock": { "offset": "-20ms", "driftPPM": -90 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "bob", "action": "play" },
+                           { "at": "37s", "participant": "dana", "action": "seek", "to": 100 } ] }
+            """)
+        // The shared trailer (10 s at 32 s) is on the coordinated timeline: primary 100 is coordinated 110.
+        for participant in report.participants {
+            let afterSeek = participant.series.first { $0.time >= .seconds(39) }
+            #expect(afterSeek.map { $0.coordinated >= 110 && $0.coordinated < 114 } == true, "\(participant.name)")
+            #expect(participant.rewound == 0, "\(participant.name)")
+            #expect(participant.inBreaks.seconds < 6, "\(participant.name)")
+        }
+        #expect(report.participants.allSatisfy { $0.finalPosition == 130 })
+    }
+
+    @Test("S1.11: with the waiting policy a seek made while the group waits for ads applies to the whole group and is not rewound")
+    func seekWhileGroupWaits() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "seek-during-wait", "duration": "2m", "seed": 2,
+              "policy": { "waitFor": ["playingInterstitial", "userIsChangingCurrentTime"] },
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "alice", "viewer": "alice", "stream": "movie", "kind": "vod" },
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod", "clock": { "offset": "80ms", "driftPPM": 100 } },
+                { "name": "charlie", "viewer": "charlie", "stream": "movie", "kind": "vod", "clock": { "offset": "-30ms", "driftPPM": -100 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "alice", "action": "play" },
+                           { "at": "50s", "participant": "alice", "action": "seek", "to": 100 } ] }
+            """)
+        let alice = report.participant("alice")
+        #expect(alice.rewound == 0)
+        // The group waits at 100 for Charlie's 30 s of ads (until about 72 s), then plays on from there.
+        let waiting = alice.series.first { $0.time >= .seconds(60) }
+        #expect(waiting.map { abs($0.coordinated - 100) < 0.1 } == true)
+        #expect(report.participants.allSatisfy { abs(($0.finalPosition ?? 0) - (alice.finalPosition ?? 1)) < 0.05 })
+        #expect((alice.finalPosition ?? 0) > 110)
+    }
+
+    @Test("S2.5: a seek to an integrated time inside a shared fill break takes the whole group into the break at that offset")
+    func seekToIntegratedTimeInsideSharedBreak() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "seek-into-shared-break", "duration": "40s", "seed": 5, "origin": "shared-range-break-origin.json",
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod" },
+                { "name": "dana", "viewer": "dana", "stream": "movie", "kind": "vod", "clock": { "offset": "-20ms", "driftPPM": -90 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "bob", "action": "play" },
+                           { "at": "10s", "participant": "dana", "action": "seek", "timeline": 42 } ] }
+            """)
+        // Integrated 42 is 10 s into the 15 s trailer at 32 (coordinated 42 as well): everyone plays
+        // its last 5 s, not all 15, and is back on primary 32 by 16 s.
+        for participant in report.participants {
+            #expect(abs(participant.inBreaks.seconds - 5) < 0.5, "\(participant.name)")
+            let inBreak = participant.series.first { $0.time >= .seconds(12) }
+            #expect(inBreak.map { $0.coordinated > 42 && $0.coordinated < 45 } == true, "\(participant.name)")
+        }
+        #expect(abs((report.participant("bob").finalPosition ?? 0) - (report.participant("dana").finalPosition ?? 1)) < 0.05)
+    }
+
     @Test("the same scenario and seed give the same report; another seed gives other network draws")
     func determinism() throws {
         let first = try SimulationFixtures.run(scenario: "legal-warning")
@@ -195,6 +277,30 @@ struct SimulationScenarioTests {
         #expect(message(#"{"name":"x","duration":"1m","participants":[{"name":"a"}],"actions":[{"at":1,"participant":"a","action":"seek"}]}"#)
             == "actions[0].to: a seek needs a target")
     }
+
+    @Test("a seek into a break or to an integrated time is read; bad targets are refused with the path of the problem")
+    func seekTargets() throws {
+        func scenario(_ action: String) -> String {
+            #"{"name":"x","duration":"1m","participants":[{"name":"a"}],"actions":[{"at":1,"participant":"a","action":"seek",\#(action)}]}"#
+        }
+        func message(_ action: String) -> String? {
+            do {
+                _ = try SimulationScenario(json: Array(scenario(action).utf8))
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let read = try SimulationScenario(json: Array(scenario(#""break":"trailer","offset":8"#).utf8))
+        #expect(read.actions?.first?.breakID == "trailer" && read.actions?.first?.offset == 8)
+        #expect(try SimulationScenario(json: Array(scenario(#""timeline":42.5"#).utf8)).actions?.first?.timeline == 42.5)
+        #expect(message(#""to":5,"timeline":5"#) == "actions[0]: a seek has one target: to, timeline, or break (with offset)")
+        #expect(message(#""offset":5"#) == "actions[0].offset: an offset is into a break: give break too")
+        #expect(message(#""break":"" "#) == "actions[0].break: the break's event ID is empty")
+        #expect(message(#""break":"trailer","offset":-2"#) == "actions[0].offset: -2.0 is not a time (seconds, 0 to 31536000)")
+        #expect(message(#""timeline":1e300"#) == "actions[0].timeline: 1e+300 is not a time (seconds, 0 to 31536000)")
+        #expect(message(#""break":7"#)?.hasPrefix("actions[0].break:") == true)
+    }
 }
 
 @Suite("Scenario bounds")
@@ -220,7 +326,7 @@ struct SimulationScenarioBoundsTests {
         (#","actions":[{"at":"-1s","participant":"a","action":"play"}]}"#, "actions[0].at: -1s cannot be negative"),
         (#","actions":[{"at":1,"participant":"a","action":"rate","rate":100}]}"#, "actions[0].rate: 100.0 is not a playback rate (0 to 64)"),
         (#","actions":[{"at":1,"participant":"a","action":"rate","rate":-1}]}"#, "actions[0].rate: -1.0 is not a playback rate (0 to 64)"),
-        (#","actions":[{"at":1,"participant":"a","action":"seek","to":-5}]}"#, "actions[0].to: -5.0 is not a time in the item (0 or more seconds)"),
+        (#","actions":[{"at":1,"participant":"a","action":"seek","to":-5}]}"#, "actions[0].to: -5.0 is not a time (seconds, 0 to 31536000)"),
         (#","sampleInterval":0}"#, "sampleInterval: 0s must be longer than zero"),
         (#","network":{"partitions":[{"participant":"a","from":"20s","until":"10s"}]}}"#, "network.partitions[0].until: 10s is before the partition starts (20s)"),
         (#","network":{"partitions":[{"participant":"zed","from":"20s","until":"30s"}]}}"#, "network.partitions[0].participant: no participant is called \"zed\""),

@@ -235,6 +235,40 @@ struct PlaybackScenarioTests {
         #expect(Self.breakEnds(rig).first.map { $0.at - .seconds(3) } == .milliseconds(10100))
     }
 
+    @Test("a seek to a break at an offset before its asset list is loaded plays the rest of the break from that offset (S2.5)")
+    func seekIntoUnloadedBreakAtOffset() {
+        let rig = Self.play({ rig in
+            Self.serveMain(rig, count: 15, extra: Self.interstitial("late", at: 40, "DURATION=10.0,X-TIMELINE-OCCUPIES=\"RANGE\",X-ASSET-LIST=\"ads/late.json\""))
+            Self.serveAd(rig, "l10", seconds: 10)
+            rig.serve(Self.origin + "ads/late.json", #"{"ASSETS":[{"URI":"l10.m3u8","DURATION":10}]}"#)
+        }, actions: [
+            (.seconds(3), { rig in rig.player.startSeek(to: .interstitial(eventID: "late", offset: MediaTime(seconds: 7))) }),
+        ])
+        #expect(rig.loader.requests.map(\.url).first { $0.contains("late.json") } != nil)
+        #expect(Self.breakStarts(rig).map(\.id) == ["late"])
+        #expect(Self.breakStarts(rig).first?.at == .seconds(3))
+        let end = Self.breakEnds(rig).first
+        // 3 s are left from offset 7, once the asset list and the asset have loaded: not 10.
+        #expect(end?.end == "completed")
+        #expect(end.map { $0.at - .seconds(3) > .seconds(3) && $0.at - .seconds(3) < .milliseconds(3500) } == true)
+        #expect(end?.resume == MediaTime(seconds: 50))
+    }
+
+    @Test("a seek to a break at an offset, left alone, plays the rest of the break and resumes primary")
+    func seekIntoBreakAtOffsetPlaysTheRest() {
+        let rig = Self.play({ rig in
+            Self.serveMain(rig, count: 10, extra: Self.interstitial("range", at: 20, "DURATION=10.0,X-TIMELINE-OCCUPIES=\"RANGE\",X-ASSET-URI=\"ads/a10.m3u8\""))
+            Self.serveAd(rig, "a10", seconds: 10)
+        }, actions: [
+            (.seconds(3), { rig in rig.player.startSeek(to: .interstitial(eventID: "range", offset: MediaTime(seconds: 6))) }),
+        ])
+        #expect(Self.breakStarts(rig).map(\.id) == ["range"])
+        let end = Self.breakEnds(rig).first
+        #expect(end?.end == "completed")
+        #expect(end.map { $0.at - .seconds(3) > .seconds(4) && $0.at - .seconds(3) < .milliseconds(4500) } == true)
+        #expect(end?.resume == MediaTime(seconds: 30))
+    }
+
     @Test("a seek across a JUMP-restricted break plays the break first, then goes on to the destination")
     func seekAcrossJumpRestriction() {
         let rig = Self.play({ rig in

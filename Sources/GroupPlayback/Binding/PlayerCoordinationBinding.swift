@@ -103,9 +103,14 @@ public struct PlayerCoordinationBinding: Sendable {
         let start = player.timelineStart ?? .zero
         let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
         // A shared break (content the same for everyone) enters the coordinated timeline once its
-        // duration is known: until its asset list arrives, its length would be a guess.
+        // duration is known: stated (DURATION), or from its asset list; until the list arrives, a
+        // planned length would be a guess. Known ahead, the group can seek into it before it loads.
         let breaks = player.interstitialSchedule?.breaks.compactMap { scheduled -> CoordinatedTimeMapping.Break? in
-            if !scheduled.event.contentMayVary, scheduled.event.assetListURI != nil, scheduled.assetListState == .pending { return nil }
+            if !scheduled.event.contentMayVary, scheduled.event.assetListURI != nil, scheduled.assetListState == .pending,
+                scheduled.event.duration == nil
+            {
+                return nil
+            }
             return CoordinatedTimeMapping.Break(scheduled)
         } ?? []
         let duration = player.duration.flatMap { $0.isNumeric ? $0 : nil }
@@ -121,6 +126,19 @@ public struct PlayerCoordinationBinding: Sendable {
             proposingInitialTime: Self.position(player.currentPosition), rate: player.rate,
             isReadyToPlay: player.itemStatus == .readyToPlay, at: groupTime)
         return translate(actions, clock: clock)
+    }
+
+    /// Whether `event` may change the item's mapping, so that a driver calls
+    /// ``timelineChanged(player:clock:localTime:)`` after it: a change of the integrated timeline's
+    /// segments, or an asset list's arrival. The mapping leaves out a shared break until its asset
+    /// list arrives, and an arrival that confirms the stated duration (a RANGE break with DURATION)
+    /// changes no segment, so no segments-changed event follows it.
+    public static func mayChangeMapping(_ event: PlayerEvent) -> Bool {
+        switch event.kind {
+        case .timelineChanged(let reasons): return reasons.contains(.segmentsChanged)
+        case .assetListResponse: return true
+        default: return false
+        }
     }
 
     /// The item's timeline changed (a reload, an asset list): the coordinator learns the new
@@ -160,7 +178,7 @@ public struct PlayerCoordinationBinding: Sendable {
                 actions = coordinator.end(suspension, at: groupTime)
             }
         case .currentEventChanged:
-            actions = coordinator.observeLocalPlayback(Self.position(position()), at: groupTime)
+            actions = coordinator.observeBreakBoundary(Self.position(position()), at: groupTime)
         default:
             return []
         }

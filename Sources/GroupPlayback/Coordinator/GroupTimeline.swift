@@ -12,7 +12,10 @@ import MediaTime
 /// - when the last one ends at group time `t`, it resumes at `t + resumeLeadTime`, so that the
 ///   message reaches everyone before the restart;
 /// - an interval that ended before the state was issued is ignored, and so is one that began before
-///   a state that plays immediately.
+///   a state that plays immediately;
+/// - an interval that began before the state was issued holds the group where the state puts it,
+///   not at its own hold time: a seek made while the group waits moves the waiting group (Apple's
+///   semantics: the seek applies to the whole group), and the group resumes from there.
 ///
 /// - Complexity: building is O(k log k + k·a) for k intervals with at most a active at once.
 public struct GroupTimeline: Sendable, Hashable {
@@ -109,7 +112,10 @@ public struct GroupTimeline: Sendable, Hashable {
             if let end = interval.effectiveEnd, end <= state.issuedAt { continue }
             if state.playsImmediately, interval.start < state.issuedAt { continue }
             var interval = interval
-            interval.start = max(interval.start, state.issuedAt)
+            if interval.start < state.issuedAt {
+                interval.start = state.issuedAt
+                interval.holdTime = nil
+            }
             let index = clipped.count
             clipped.append(interval)
             events.append(Event(time: interval.start, isEnd: false, participant: participant, index: index))

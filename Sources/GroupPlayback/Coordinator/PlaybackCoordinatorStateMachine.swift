@@ -734,6 +734,19 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// start if the policy says so; leaving it ends the suspension (the player rejoins the group).
     /// Otherwise the offset from the group's expected position is measured and corrected.
     public mutating func observeLocalPlayback(_ position: PlaybackPosition, at groupTime: Duration) -> [Action] {
+        observeLocalPlayback(position, correctingDrift: true, at: groupTime)
+    }
+
+    /// The local player entered or left a break (or primary content) at `position`: local breaks
+    /// begin and end their suspensions as in ``observeLocalPlayback(_:at:)``, but the position is
+    /// not taken for drift. A boundary is crossed by a seek before the seek itself is reported, so
+    /// correcting drift here would put a player that leaves a shared break by the user's seek back
+    /// into the break before the seek reaches the group.
+    public mutating func observeBreakBoundary(_ position: PlaybackPosition, at groupTime: Duration) -> [Action] {
+        observeLocalPlayback(position, correctingDrift: false, at: groupTime)
+    }
+
+    private mutating func observeLocalPlayback(_ position: PlaybackPosition, correctingDrift: Bool, at groupTime: Duration) -> [Action] {
         guard let item = currentItemIdentifier, let timeline, let state = currentState else { return [] }
         if let automaticBreak {
             guard mapping.localBreak(at: position) == nil else { return [] }
@@ -752,7 +765,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             automaticBreak = (suspension, local.coordinatedTime)
             return actions
         }
-        guard suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
+        guard correctingDrift, suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
         let phase = timeline.phase(at: groupTime)
         guard let anchor = phase.anchorGroupTime, groupTime >= anchor else { return [] }
         let difference = mapping.coordinatedTime(for: position) - timeline.time(at: groupTime)

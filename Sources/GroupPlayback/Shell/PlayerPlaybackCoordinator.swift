@@ -397,7 +397,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 if case .itemStatusChanged(.readyToPlay) = event.kind { startItem(&state, at: now) }
             } else {
                 let machine = player.machineState
-                if case .timelineChanged(let reasons) = event.kind, reasons.contains(.segmentsChanged) {
+                if PlayerCoordinationBinding.mayChangeMapping(event) {
                     apply(state.binding.timelineChanged(player: machine, clock: clock, localTime: now), in: &state, at: now)
                 }
                 apply(state.binding.playerEvent(event, player: machine, clock: clock), in: &state, at: now)
