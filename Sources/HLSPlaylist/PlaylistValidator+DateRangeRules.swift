@@ -201,12 +201,13 @@ extension MediaContext {
             tagLines = Array(repeating: nil, count: tags.count)
         }
         var merged: [String: DateRange] = [:]
+        var mergers: [String: DateRangeMerger] = [:]
         var firstLines: [String: Int?] = [:]
         var order: [String] = []
         var reported = Set<String>()
         for (index, tag) in tags.enumerated() {
             let line = tagLines[index]
-            let earlier = merged[tag.id]
+            let earlier = mergers[tag.id]?.typedRange ?? merged[tag.id]
             if tag.id.isEmpty {
                 findings.report(
                     .dateRangeIDRequired, line: line, attribute: "ID",
@@ -222,20 +223,33 @@ extension MediaContext {
             }
             var current = tag
             if let earlier {
-                do {
-                    current = try earlier.merging(tag)
-                } catch {
-                    reportConflict(error, line: line)
+                // Merged in place, so that many tags with one ID cost time linear in their attributes;
+                // a conflicting attribute keeps its earlier value, as in `consolidatedDateRanges`.
+                if mergers[tag.id] == nil, earlier == tag {
                     current = earlier
+                } else {
+                    let names = mergers[tag.id, default: DateRangeMerger(earlier)].add(tag)
+                    if let merger = mergers[tag.id] {
+                        let later = DateRangeMerger(tag)
+                        for name in names {
+                            reportConflict(
+                                DateRangeConflict(id: tag.id, attribute: name, earlierValue: merger.earlierText(of: name) ?? "",
+                                                  laterValue: later.earlierText(of: name) ?? ""),
+                                line: line
+                            )
+                        }
+                        current = merger.typedRange
+                    }
                 }
             } else {
                 order.append(tag.id)
                 firstLines[tag.id] = line
+                merged[tag.id] = tag
             }
-            merged[tag.id] = current
             checkValues(of: tag, className: current.className, line: line)
             checkContradictions(in: current, line: line, reported: &reported)
         }
+        for (id, merger) in mergers { merged[id] = merger.range }
         let consolidated = order.compactMap { merged[$0] }
         for range in consolidated {
             checkCompleteness(of: range, line: firstLines[range.id] ?? nil, all: merged)
