@@ -35,6 +35,23 @@ struct FuzzRegressionTests {
         #expect(!Self.regressionFiles.isEmpty)
     }
 
+    // variable-reference-before-define.m3u8
+    @Test("a variable reference before its EXT-X-DEFINE is an undefined variable at the reference, so no canonical form can change its meaning")
+    func variableReferenceBeforeDefinition() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$x}.ts\n#EXT-X-DEFINE:NAME=\"x\",VALUE=\"a\"\n#EXTINF:6,\n{$x}b.ts\n#EXT-X-ENDLIST\n"
+        let error = #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(text) }
+        #expect(error?.kind == .undefinedVariable)
+        #expect(error?.line == 4)
+        #expect(error?.column == 1)
+        #expect(error?.message.contains("before the first EXT-X-DEFINE (line 5)") == true)
+
+        let lenient = try PlaylistParser.parse(text, options: ParseOptions(mode: .lenient))
+        #expect(lenient.diagnostics.map(\.ruleID) == ["parse.undefined-variable"])
+        #expect(lenient.diagnostics.first?.line == 4)
+        #expect(lenient.playlist.media?.segments.map(\.uri) == ["{$x}.ts", "ab.ts"])
+        #expect(lenient.playlist.serialized() == Array(text.utf8))
+    }
+
     // daterange-year-5879.m3u8
     @Test("a DATERANGE START-DATE after 2262 is a malformed attribute, not an Int64 overflow trap")
     func dateRangeStartDateBeyondNanosecondRange() throws {
