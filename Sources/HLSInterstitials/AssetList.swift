@@ -57,12 +57,19 @@ public struct AssetList: Sendable, Hashable {
     public var skipControl: SkipControlOverride?
     /// Top-level keys the specification does not define, kept as JSON.
     public var otherKeys: [String: JSONValue]
+    /// Assets left out of ``assets`` because they cannot be played (an empty URI), each with its
+    /// JSON path: one bad asset costs that asset, not the break (players report it as a warning).
+    public var skippedAssets: [AssetListError]
 
     /// An asset list.
-    public init(assets: [Asset], skipControl: SkipControlOverride? = nil, otherKeys: [String: JSONValue] = [:]) {
+    public init(
+        assets: [Asset], skipControl: SkipControlOverride? = nil, otherKeys: [String: JSONValue] = [:],
+        skippedAssets: [AssetListError] = []
+    ) {
         self.assets = assets
         self.skipControl = skipControl
         self.otherKeys = otherKeys
+        self.skippedAssets = skippedAssets
     }
 
     /// The sum of the asset durations, when every asset states one.
@@ -99,6 +106,7 @@ public struct AssetList: Sendable, Hashable {
             throw AssetListError(path: "$.ASSETS", message: "must be an array of asset objects")
         }
         var assets: [Asset] = []
+        var skipped: [AssetListError] = []
         for (index, item) in items.enumerated() {
             let path = "$.ASSETS[\(index)]"
             guard case .object(var fields) = item else {
@@ -107,7 +115,10 @@ public struct AssetList: Sendable, Hashable {
             guard case .string(let uri)? = fields.removeValue(forKey: "URI") else {
                 throw AssetListError(path: path + ".URI", message: "is required and must be a string")
             }
-            guard !uri.isEmpty else { throw AssetListError(path: path + ".URI", message: "must not be empty") }
+            guard !uri.isEmpty else {
+                skipped.append(AssetListError(path: path + ".URI", message: "is empty; the asset is skipped"))
+                continue
+            }
             let duration = try Self.seconds(fields.removeValue(forKey: "DURATION"), path: path + ".DURATION")
             assets.append(Asset(uri: uri, duration: duration, otherKeys: fields))
         }
@@ -127,7 +138,7 @@ public struct AssetList: Sendable, Hashable {
             }
             skipControl = SkipControlOverride(offset: offset, duration: duration, labelID: label)
         }
-        self.init(assets: assets, skipControl: skipControl, otherKeys: object)
+        self.init(assets: assets, skipControl: skipControl, otherKeys: object, skippedAssets: skipped)
     }
 
     private static func seconds(_ value: JSONValue?, path: String) throws(AssetListError) -> MediaTime? {

@@ -601,10 +601,35 @@ extension MediaContext {
     /// Date range tags the parser skipped, checked for the rules that explain why.
     private mutating func checkSkippedDateRangeTags() {
         guard let source else { return }
-        let accepted = Set(source.positions.dateRanges.map(Int.init))
-        for line in source.lines(ofTag: "EXT-X-DATERANGE") where !accepted.contains(line) {
+        // A tag the lenient parser kept with a malformed attribute left out (a tolerant reader's
+        // repair) is checked like a skipped one, for the attributes its model lacks.
+        var accepted: [Int: DateRange] = [:]
+        let tags = playlist.dateRanges
+        if source.positions.dateRanges.count == tags.count {
+            for (line, tag) in zip(source.positions.dateRanges, tags) { accepted[Int(line)] = tag }
+        }
+        for line in source.lines(ofTag: "EXT-X-DATERANGE") {
+            let kept = accepted[line]
+            if let kept, kept.duration != nil, kept.plannedDuration != nil, kept.playoutLimit != nil,
+                kept.skipControlOffset != nil, kept.skipControlDuration != nil
+            {
+                continue
+            }
             let attributes = source.attributes(atLine: line)
-            func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+            func value(_ name: String) -> String? {
+                // What the model kept was checked with the typed rules.
+                if let kept {
+                    switch name {
+                    case "ID": return "\"\(kept.id)\""
+                    case "DURATION" where kept.duration != nil, "PLANNED-DURATION" where kept.plannedDuration != nil,
+                        "X-PLAYOUT-LIMIT" where kept.playoutLimit != nil, "X-SKIP-CONTROL-OFFSET" where kept.skipControlOffset != nil,
+                        "X-SKIP-CONTROL-DURATION" where kept.skipControlDuration != nil:
+                        return nil
+                    default: break
+                    }
+                }
+                return attributes.first { $0.name == name }?.value
+            }
             let id = value("ID").map { "ID=\($0)" } ?? "the EXT-X-DATERANGE"
             if value("ID") == nil {
                 findings.report(.dateRangeIDRequired, line: line, "EXT-X-DATERANGE has no ID; add a unique ID=\"…\"")

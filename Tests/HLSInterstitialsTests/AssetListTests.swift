@@ -249,3 +249,14 @@ struct AssetListTests {
         #expect(!URIResolution.isAbsolute("1:2"))
     }
 }
+
+@Suite("Asset lists with an unplayable asset")
+struct AssetListSkippedAssetTests {
+    @Test("an asset with an empty URI is skipped alone, with its JSON path, and the others play")
+    func emptyURISkipsOneAsset() throws {
+        let list = try AssetList(json: Array(#"{"ASSETS":[{"URI":"https://a/1.m3u8","DURATION":10},{"URI":"","DURATION":5},{"URI":"https://a/3.m3u8","DURATION":15}]}"#.utf8))
+        #expect(list.assets.map(\.uri) == ["https://a/1.m3u8", "https://a/3.m3u8"])
+        #expect(list.totalDuration == MediaTime(seconds: 25))
+        #expect(list.skippedAssets.map(\.path) == ["$.ASSETS[1].URI"])
+    }
+}
