@@ -30,7 +30,7 @@ mkdir -p "$build" Fuzz/corpus-run Fuzz/corpus-documents Fuzz/artifacts
 
 # The package's settings (Package.swift: strictSettings), so the fuzzer compiles the same language.
 flags=(
-    -sanitize=fuzzer,address -parse-as-library -O -wmo -swift-version 6
+    -sanitize=fuzzer,address -parse-as-library -O -wmo -swift-version 6 -package-name Interlude
     -enable-upcoming-feature ExistentialAny
     -enable-upcoming-feature MemberImportVisibility
     -enable-upcoming-feature InferIsolatedConformances
