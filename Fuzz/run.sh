@@ -53,9 +53,9 @@ shopt -s nullglob
 
 if [[ $target == documents ]]; then
     module HLSInterstitials Sources/HLSInterstitials/*.swift
-    # The scenario format needs only LinkConditions from GroupPlayback; compiling that one file as
+    # The scenario format needs only LinkConditions (and PeerID) from GroupPlayback; compiling those as
     # the module keeps the player, the coordinator and libwebsockets out of the fuzzer.
-    module GroupPlayback Sources/GroupPlayback/Simulation/LinkConditions.swift
+    module GroupPlayback Sources/GroupPlayback/Simulation/LinkConditions.swift Sources/GroupPlayback/Network/PeerID.swift
     module GroupSimulation Sources/GroupSimulation/SimulationScenario.swift
     echo "fuzz: linking $build/documents-fuzzer" >&2
     swiftc "${flags[@]}" -module-name DocumentFuzzer Fuzz/DocumentFuzzer.swift \

@@ -189,6 +189,16 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
     /// A duration.
     public init(_ duration: Duration) { self.duration = duration }
 
+    /// The longest duration a scenario may write, in seconds (about 31 years): a number beyond it,
+    /// or one that is not finite, is rejected rather than converted with an overflow.
+    public static let maximumSeconds: Double = 1e9
+
+    /// `value` milliseconds, rounded; `nil` when not finite or beyond ``maximumSeconds``.
+    static func milliseconds(_ value: Double) -> Duration? {
+        guard value.isFinite, abs(value) <= maximumSeconds * 1000 else { return nil }
+        return .milliseconds(Int64(value.rounded()))
+    }
+
     /// Parses `"1h2m3.5s"`, `"250ms"`, `"90"`.
     public init?(text: String) {
         var total: Duration = .zero
@@ -198,7 +208,8 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
         if isNegative { rest = rest.dropFirst() }
         guard !rest.isEmpty else { return nil }
         if let seconds = Double(rest) {
-            self.init(.milliseconds(Int64((seconds * 1000).rounded()) * (isNegative ? -1 : 1)))
+            guard let duration = Self.milliseconds(seconds * 1000) else { return nil }
+            self.init(isNegative ? .zero - duration : duration)
             return
         }
         while !rest.isEmpty {
@@ -215,7 +226,8 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
             case "h": milliseconds = value * 3_600_000
             default: return nil
             }
-            total += .milliseconds(Int64(milliseconds.rounded()))
+            guard let part = Self.milliseconds(milliseconds) else { return nil }
+            total += part
         }
         self.init(isNegative ? .zero - total : total)
     }
@@ -223,7 +235,10 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
-            self.init(.milliseconds(Int64((seconds * 1000).rounded())))
+            guard let duration = Self.milliseconds(seconds * 1000) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(seconds) s is not a duration a scenario can hold (at most \(Self.maximumSeconds) s)")
+            }
+            self.init(duration)
             return
         }
         let text = try container.decode(String.self)

@@ -181,7 +181,11 @@ extension ParserState {
             let nameStart = index
             while index < end, buffer[index] != UInt8(ascii: "="), buffer[index] != UInt8(ascii: ","), !isSpace(buffer[index]) { index += 1 }
             let nameEnd = index
-            guard index < end, buffer[index] == UInt8(ascii: "="), nameEnd > nameStart else { continue }
+            guard index < end, buffer[index] == UInt8(ascii: "="), nameEnd > nameStart else {
+                // A token without a name or without `=`: skip it (and a stray `=`) to the next separator.
+                while index < end, buffer[index] != UInt8(ascii: ","), !isSpace(buffer[index]) { index += 1 }
+                continue
+            }
             index += 1
             if index < end, buffer[index] == UInt8(ascii: "\"") {
                 index += 1
