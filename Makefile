@@ -24,7 +24,8 @@ bench:
 	Benchmarks/run-parse.sh
 
 fuzz:
-	Fuzz/run.sh 600
+	Fuzz/run.sh 600 parser
+	Fuzz/run.sh 600 documents
 
 goldens: bootstrap
 	UPDATE_GOLDENS=1 $(SWIFT) test

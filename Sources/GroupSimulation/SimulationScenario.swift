@@ -221,6 +221,16 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
     /// A duration.
     public init(_ duration: Duration) { self.duration = duration }
 
+    /// The longest duration a scenario may write, in seconds (about 31 years): a number beyond it,
+    /// or one that is not finite, is rejected rather than converted with an overflow.
+    public static let maximumSeconds: Double = 1e9
+
+    /// `value` milliseconds, rounded; `nil` when not finite or beyond ``maximumSeconds``.
+    static func milliseconds(_ value: Double) -> Duration? {
+        guard value.isFinite, abs(value) <= maximumSeconds * 1000 else { return nil }
+        return .milliseconds(Int64(value.rounded()))
+    }
+
     /// Parses `"1h2m3.5s"`, `"250ms"`, `"90"`.
     public init?(text: String) {
         var total: Duration = .zero
@@ -230,8 +240,8 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
         if isNegative { rest = rest.dropFirst() }
         guard !rest.isEmpty else { return nil }
         if let seconds = Double(rest) {
-            guard Self.isRepresentable(seconds: seconds) else { return nil }
-            self.init(.milliseconds(Int64((seconds * 1000).rounded()) * (isNegative ? -1 : 1)))
+            guard let duration = Self.milliseconds(seconds * 1000) else { return nil }
+            self.init(isNegative ? .zero - duration : duration)
             return
         }
         while !rest.isEmpty {
@@ -239,7 +249,7 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
             rest = rest.dropFirst(number.count)
             let unit = String(rest.prefix { $0.isLetter })
             rest = rest.dropFirst(unit.count)
-            guard let value = Double(number), Self.isRepresentable(seconds: value) else { return nil }
+            guard let value = Double(number) else { return nil }
             let milliseconds: Double
             switch unit {
             case "ms": milliseconds = value
@@ -248,7 +258,8 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
             case "h": milliseconds = value * 3_600_000
             default: return nil
             }
-            total += .milliseconds(Int64(milliseconds.rounded()))
+            guard let part = Self.milliseconds(milliseconds) else { return nil }
+            total += part
         }
         self.init(isNegative ? .zero - total : total)
     }
@@ -256,10 +267,10 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
-            guard Self.isRepresentable(seconds: seconds) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(seconds) is not a duration (a finite number of seconds, at most \(Self.largestSeconds))")
+            guard let duration = Self.milliseconds(seconds * 1000) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(seconds) is not a duration a scenario can hold (a finite number of seconds, at most \(Self.maximumSeconds))")
             }
-            self.init(.milliseconds(Int64((seconds * 1000).rounded())))
+            self.init(duration)
             return
         }
         let text = try container.decode(String.self)
@@ -269,11 +280,6 @@ public struct SimulatedDuration: Sendable, Hashable, Codable, CustomStringConver
         self = parsed
     }
 
-    /// The largest number of seconds read (in any unit): beyond it milliseconds no longer fit in
-    /// 64 bits. Scenarios check much tighter bounds; this one only keeps reading from trapping.
-    static let largestSeconds: Double = 1e12
-
-    static func isRepresentable(seconds: Double) -> Bool { seconds.isFinite && abs(seconds) <= largestSeconds }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

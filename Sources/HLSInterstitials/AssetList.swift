@@ -57,12 +57,19 @@ public struct AssetList: Sendable, Hashable {
     public var skipControl: SkipControlOverride?
     /// Top-level keys the specification does not define, kept as JSON.
     public var otherKeys: [String: JSONValue]
+    /// Assets left out of ``assets`` because they cannot be played (an empty URI), each with its
+    /// JSON path: one bad asset costs that asset, not the break (players report it as a warning).
+    public var skippedAssets: [AssetListError]
 
     /// An asset list.
-    public init(assets: [Asset], skipControl: SkipControlOverride? = nil, otherKeys: [String: JSONValue] = [:]) {
+    public init(
+        assets: [Asset], skipControl: SkipControlOverride? = nil, otherKeys: [String: JSONValue] = [:],
+        skippedAssets: [AssetListError] = []
+    ) {
         self.assets = assets
         self.skipControl = skipControl
         self.otherKeys = otherKeys
+        self.skippedAssets = skippedAssets
     }
 
     /// The sum of the asset durations, when every asset states one.
@@ -86,7 +93,8 @@ public struct AssetList: Sendable, Hashable {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(data))
         } catch {
-            throw AssetListError(path: "$", message: "not valid JSON (\(error))")
+            let (path, message) = JSONValue.describe(error)
+            throw AssetListError(path: path, message: message)
         }
         guard case .object(var object) = root else {
             throw AssetListError(path: "$", message: "must be a JSON object with an ASSETS array")
@@ -98,6 +106,7 @@ public struct AssetList: Sendable, Hashable {
             throw AssetListError(path: "$.ASSETS", message: "must be an array of asset objects")
         }
         var assets: [Asset] = []
+        var skipped: [AssetListError] = []
         for (index, item) in items.enumerated() {
             let path = "$.ASSETS[\(index)]"
             guard case .object(var fields) = item else {
@@ -106,7 +115,10 @@ public struct AssetList: Sendable, Hashable {
             guard case .string(let uri)? = fields.removeValue(forKey: "URI") else {
                 throw AssetListError(path: path + ".URI", message: "is required and must be a string")
             }
-            guard !uri.isEmpty else { throw AssetListError(path: path + ".URI", message: "must not be empty") }
+            guard !uri.isEmpty else {
+                skipped.append(AssetListError(path: path + ".URI", message: "is empty; the asset is skipped"))
+                continue
+            }
             let duration = try Self.seconds(fields.removeValue(forKey: "DURATION"), path: path + ".DURATION")
             assets.append(Asset(uri: uri, duration: duration, otherKeys: fields))
         }
@@ -126,7 +138,7 @@ public struct AssetList: Sendable, Hashable {
             }
             skipControl = SkipControlOverride(offset: offset, duration: duration, labelID: label)
         }
-        self.init(assets: assets, skipControl: skipControl, otherKeys: object)
+        self.init(assets: assets, skipControl: skipControl, otherKeys: object, skippedAssets: skipped)
     }
 
     private static func seconds(_ value: JSONValue?, path: String) throws(AssetListError) -> MediaTime? {
@@ -172,8 +184,32 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// An object.
     case object([String: JSONValue])
 
-    /// Decodes any JSON value.
+    /// The deepest nesting of arrays and objects ``init(from:)`` accepts; asset lists and
+    /// configurations need a handful of levels, and a hostile document must not cost more.
+    public static let maximumDepth = 64
+
+    /// Decodes any JSON value, in time linear in the document: the container kinds are asked for
+    /// first, and asking for the wrong kind fails at once without decoding what is inside.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at the coding path where nesting goes deeper than
+    ///   ``maximumDepth``.
     public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            try Self.checkDepth(decoder)
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(object.allKeys.count)
+            for key in object.allKeys { fields[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            self = .object(fields)
+            return
+        }
+        if var array = try? decoder.unkeyedContainer() {
+            try Self.checkDepth(decoder)
+            var elements: [JSONValue] = []
+            if let count = array.count { elements.reserveCapacity(count) }
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -183,12 +219,49 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .number(String(value))
         } else if let value = try? container.decode(Double.self) {
             self = .number(Self.decimalText(value))
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    private static func checkDepth(_ decoder: any Decoder) throws {
+        // The coding path holds one key per enclosing container.
+        let path = decoder.codingPath
+        guard path.count >= maximumDepth else { return }
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: path, debugDescription: "nests arrays and objects deeper than \(maximumDepth) levels")
+        )
+    }
+
+    /// `$`, `$.ASSETS[2].URI`: a coding path written as a JSON path.
+    public static func jsonPath(_ codingPath: [any CodingKey]) -> String {
+        var path = "$"
+        for key in codingPath {
+            if let index = key.intValue { path += "[\(index)]" } else { path += "." + key.stringValue }
+        }
+        return path
+    }
+
+    /// Where a decoding error happened, as a JSON path, and what went wrong.
+    public static func describe(_ error: any Error) -> (path: String, message: String) {
+        guard let error = error as? DecodingError else { return ("$", "not valid JSON (\(error))") }
+        switch error {
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return (jsonPath(context.codingPath), context.debugDescription)
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+            return (jsonPath(context.codingPath), "not valid JSON (\(context.debugDescription))")
+        @unknown default:
+            return ("$", "not valid JSON (\(error))")
+        }
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) {
+            self.stringValue = String(intValue)
+            self.intValue = intValue
         }
     }
 

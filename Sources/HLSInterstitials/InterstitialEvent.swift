@@ -273,6 +273,16 @@ public struct InterstitialEventError: Error, Sendable, Hashable, CustomStringCon
     public var identifier: String
     /// What is wrong.
     public var message: String
+    /// Whether the event was kept despite the problem (a later same-ID tag's conflicting attribute
+    /// was ignored); `false` when the tag could not become an event.
+    public var keepsEvent: Bool
+
+    /// An error about the date range `identifier`.
+    public init(identifier: String, message: String, keepsEvent: Bool = false) {
+        self.identifier = identifier
+        self.message = message
+        self.keepsEvent = keepsEvent
+    }
 
     /// `ID: message`.
     public var description: String { "interstitial \"\(identifier)\": \(message)" }
@@ -363,7 +373,18 @@ extension InterstitialEvent {
             earlier.reserveCapacity(previous.count)
             for event in previous where event.storage.values.sourceDateRange != nil { earlier[event.identifier] = event }
         }
-        for range in playlist.consolidatedDateRanges where range.isInterstitial {
+        let (ranges, conflicts) = playlist.consolidatingDateRanges()
+        for conflict in conflicts {
+            // §4.4.5.1 forbids the change; a tolerant reader keeps the first value and the tag's
+            // other attributes, and says so.
+            errors.append(InterstitialEventError(
+                identifier: conflict.id,
+                message: "a later tag changes \(conflict.attribute) from \(conflict.earlierValue) to \(conflict.laterValue); "
+                    + "the first value is kept, and the tag's other attributes are used",
+                keepsEvent: true
+            ))
+        }
+        for range in ranges where range.isInterstitial {
             if let kept = earlier[range.id], kept.storage.values.sourceDateRange == range {
                 events.append(kept)
                 if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }

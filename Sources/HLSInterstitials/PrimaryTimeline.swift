@@ -266,7 +266,7 @@ extension PrimaryTimeline {
     /// are read. `nil` when the playlists disagree on a kept segment or the new durations need a
     /// finer timescale; the caller then rebuilds.
     ///
-    /// - Complexity: O(k) in the number of new segments, plus copying the kept entries.
+    /// - Complexity: O(k) in the number of new segments, plus comparing and copying the kept entries.
     private init?(sliding previous: PrimaryTimeline, by offset: Int, to playlist: MediaPlaylist) {
         let keptCount = previous.segmentStarts.count - offset
         let scale = previous.lookup.timescale
@@ -274,7 +274,12 @@ extension PrimaryTimeline {
         // The last kept segment must agree (duration and date) in both playlists.
         let lastKept = keptCount - 1
         guard playlist.segments[lastKept].duration == previous.segmentDurations[offset + lastKept] else { return nil }
-        if let written = playlist.segments[lastKept].programDateTime, written != previous.segmentDates[offset + lastKept] { return nil }
+        // A written date that moved is the newer playlist's truth (a server that reuses a media
+        // sequence number with another PROGRAM-DATE-TIME): rebuild from it. A date written only on
+        // the first segment governs all the others, so every kept segment is compared.
+        for index in 0..<keptCount {
+            if let written = playlist.segments[index].programDateTime, written != previous.segmentDates[offset + index] { return nil }
+        }
 
         var starts = Array(previous.segmentStarts[offset...])
         var durations = Array(previous.segmentDurations[offset...])

@@ -106,12 +106,22 @@ extension MediaPlaylist {
     }
 
     /// The date ranges with tags of the same ID consolidated (§4.4.5.1), in order of first
-    /// appearance. A later tag that would change an attribute is left out (the validator reports it).
+    /// appearance. A later tag that would change an attribute adds its other attributes; the one it
+    /// would change keeps its earlier value (``consolidatingDateRanges()`` names these conflicts,
+    /// and the validator reports them).
     ///
-    /// - Complexity: O(n + d) for n segments and d date-range tags.
-    public var consolidatedDateRanges: [DateRange] {
+    /// - Complexity: O(n + d + a) for n segments, d date-range tags and a attributes in them.
+    public var consolidatedDateRanges: [DateRange] { consolidatingDateRanges().ranges }
+
+    /// ``consolidatedDateRanges`` and, for every later tag that would change an attribute of an
+    /// earlier one with its ID, the conflict (in tag order).
+    ///
+    /// - Complexity: O(n + d + a) for n segments, d date-range tags and a attributes in them.
+    public func consolidatingDateRanges() -> (ranges: [DateRange], conflicts: [DateRangeConflict]) {
         var result: [DateRange] = []
         var indexByID: [String: Int] = [:]
+        var mergers: [Int: DateRangeMerger] = [:]
+        var conflicts: [DateRangeConflict] = []
         if let count = source.lines?.dateRanges.count {
             result.reserveCapacity(count)
             indexByID.reserveCapacity(count)
@@ -119,18 +129,29 @@ extension MediaPlaylist {
         func add(_ range: DateRange) {
             // One hash per tag: most IDs are new, so claim the slot and give it back if it was taken.
             let id = range.id
-            if let index = indexByID.updateValue(result.count, forKey: id) {
-                indexByID[id] = index
-                if let merged = try? result[index].merging(range) { result[index] = merged }
-            } else {
+            guard let index = indexByID.updateValue(result.count, forKey: id) else {
                 result.append(range)
+                return
+            }
+            indexByID[id] = index
+            // A live playlist repeats its tags unchanged.
+            if mergers[index] == nil, range == result[index] { return }
+            let names = mergers[index, default: DateRangeMerger(result[index])].add(range)
+            guard !names.isEmpty, let merger = mergers[index] else { return }
+            let later = DateRangeMerger(range)
+            for name in names {
+                conflicts.append(DateRangeConflict(
+                    id: id, attribute: name,
+                    earlierValue: merger.earlierText(of: name) ?? "", laterValue: later.earlierText(of: name) ?? ""
+                ))
             }
         }
         forEachSegmentExtras { _, extras in
             for range in extras.dateRanges { add(range) }
         }
         for range in trailingDateRanges { add(range) }
-        return result
+        for (index, merger) in mergers { result[index] = merger.range }
+        return (result, conflicts)
     }
 
     /// The sum of the segment durations, exactly; ``MediaTime/positiveInfinity`` when the sum is

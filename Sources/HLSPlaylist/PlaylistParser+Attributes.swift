@@ -134,7 +134,9 @@ extension ParserState {
                 return nil
             }
         }
-        guard let spans = try attributeSpans(buffer, start, end, tag: .dateRange) else { return nil }
+        let isLenient = options.mode == .lenient
+        guard let spans = try attributeSpans(buffer, start, end, tag: .dateRange) ?? (isLenient ? tolerantSpans(buffer, start, end) : nil)
+        else { return nil }
         var range = DateRange(id: "")
         var sawID = false
         for span in spans {
@@ -146,7 +148,13 @@ extension ParserState {
                 try range.assign(field, RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: span.kind))
             } catch {
                 try attributeProblem(error, tag: .dateRange, line: lineNumber)
-                return nil
+                // Appendix D: an attribute whose value is not recognized counts as absent; a tolerant
+                // reader keeps the event (ID and START-DATE excepted: without them there is none).
+                guard isLenient, field != .id, field != .startDate else { return nil }
+                if let repaired = Self.repairedValue(field, span, buffer) {
+                    try? range.assign(field, repaired)
+                }
+                continue
             }
             if field == .id { sawID = true }
         }
@@ -155,6 +163,62 @@ extension ParserState {
             return nil
         }
         return range
+    }
+
+    /// The attribute spans of a DATERANGE that the strict grammar (§4.2) rejects, read as players
+    /// read them: spaces around attributes and repeated or trailing commas are skipped, a missing
+    /// comma between attributes is supplied (an unquoted value ends at a space, since §4.2 values
+    /// hold none), and a quoted value without its closing quote runs to the end of the line. A
+    /// token without `=` is skipped. Used in lenient mode only, after the strict reading failed and
+    /// recorded why.
+    func tolerantSpans(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> [AttributeSpan] {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var spans: [AttributeSpan] = []
+        var index = start
+        while index < end {
+            while index < end, isSpace(buffer[index]) || buffer[index] == UInt8(ascii: ",") { index += 1 }
+            guard index < end else { break }
+            let nameStart = index
+            while index < end, buffer[index] != UInt8(ascii: "="), buffer[index] != UInt8(ascii: ","), !isSpace(buffer[index]) { index += 1 }
+            let nameEnd = index
+            guard index < end, buffer[index] == UInt8(ascii: "="), nameEnd > nameStart else {
+                // A token without a name or without `=`: skip it (and a stray `=`) to the next separator.
+                while index < end, buffer[index] != UInt8(ascii: ","), !isSpace(buffer[index]) { index += 1 }
+                continue
+            }
+            index += 1
+            if index < end, buffer[index] == UInt8(ascii: "\"") {
+                index += 1
+                let textStart = index
+                while index < end, buffer[index] != UInt8(ascii: "\"") { index += 1 }
+                spans.append(AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: textStart, valueEnd: index, kind: .quotedString))
+                if index < end { index += 1 }
+            } else {
+                let valueStart = index
+                while index < end, buffer[index] != UInt8(ascii: ","), !isSpace(buffer[index]) { index += 1 }
+                guard index > valueStart else { continue }
+                spans.append(AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: index,
+                                           kind: Self.classify(buffer, valueStart, index)))
+            }
+        }
+        return spans
+    }
+
+    /// The value a tolerant reader takes for a DATERANGE attribute of the wrong type, when its
+    /// meaning is unambiguous: an unquoted token for an attribute whose quoted value is a token or a
+    /// token list (`X-TIMELINE-OCCUPIES=RANGE`), and a quoted decimal for a number of seconds
+    /// (`DURATION="15"`); `nil` otherwise (the attribute then counts as absent).
+    static func repairedValue(_ field: DateRange.Field, _ span: AttributeSpan, _ buffer: UnsafeBufferPointer<UInt8>) -> RawAttributeValue? {
+        switch field {
+        case .timelineOccupies, .timelineStyle, .contentMayVary, .cue, .snap, .restrict:
+            guard span.kind == .enumerated else { return nil }
+            return RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: .quotedString)
+        case .duration, .plannedDuration, .playoutLimit, .resumeOffset, .skipControlOffset, .skipControlDuration:
+            guard span.kind == .quotedString, classify(buffer, span.valueStart, span.valueEnd) == .decimal else { return nil }
+            return RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: .decimal)
+        default:
+            return nil
+        }
     }
 
     /// Classifies an unquoted value by its syntax: hexadecimal sequence, decimal number, or

@@ -758,8 +758,55 @@ struct ParserState {
             try problem(.undefinedVariable, column: 1, "variable \(definition.name) is defined twice; EXT-X-DEFINE names must be unique (§4.4.2.3)")
             return
         }
+        if definitions.isEmpty, let buffer = currentBuffer { try checkReferencesBeforeFirstDefinition(buffer) }
         definitions.append(definition)
         variables[definition.name] = value
+    }
+
+    /// §4.3: a variable reference to a name no EXT-X-DEFINE earlier in the playlist defines makes
+    /// the playlist invalid. Until the first EXT-X-DEFINE nothing is substituted (playlists without
+    /// variables take the fast path), so the lines before it are searched once, when it arrives:
+    /// URI lines and the quoted values of tags, where references are substituted. Without this a
+    /// reference before its definition would parse, and the canonical form, which writes the
+    /// definitions first, would mean something else.
+    private mutating func checkReferencesBeforeFirstDefinition(_ buffer: UnsafeBufferPointer<UInt8>) throws(PlaylistParseError) {
+        let saved = (lineNumber, lineStart, lineEnd)
+        defer { (lineNumber, lineStart, lineEnd) = saved }
+        let definitionLine = lineNumber
+        var line = 1
+        var start = 0
+        while start < saved.1 {
+            var end = start
+            while end < saved.1, buffer[end] != 0x0A { end += 1 }
+            let newline = end
+            if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+            let isTag = end - start >= 4 && buffer[start] == UInt8(ascii: "#") && buffer[start + 1] == UInt8(ascii: "E")
+                && buffer[start + 2] == UInt8(ascii: "X") && buffer[start + 3] == UInt8(ascii: "T")
+            let isURI = end > start && buffer[start] != UInt8(ascii: "#")
+            if line > 1, isTag || isURI {
+                var inQuotes = false
+                var index = start
+                while index < end {
+                    let byte = buffer[index]
+                    if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+                    if byte == UInt8(ascii: "{"), index + 1 < end, buffer[index + 1] == UInt8(ascii: "$"), isURI || inQuotes {
+                        var close = index + 2
+                        while close < end, buffer[close] != UInt8(ascii: "}") { close += 1 }
+                        let name = string(buffer, index + 2, close)
+                        if close < end, VariableDefinition.isLegalName(name) {
+                            (lineNumber, lineStart, lineEnd) = (line, start, end)
+                            try problem(.undefinedVariable, column: index - start + 1,
+                                        "variable reference {$\(name)} comes before the first EXT-X-DEFINE (line \(definitionLine)); "
+                                            + "a variable must be defined earlier in the playlist than its use (§4.3)")
+                            index = close
+                        }
+                    }
+                    index += 1
+                }
+            }
+            line += 1
+            start = newline + 1
+        }
     }
 
     static func queryValue(named name: String, in uri: String?) -> String? {

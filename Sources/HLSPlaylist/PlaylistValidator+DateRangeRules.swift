@@ -201,12 +201,13 @@ extension MediaContext {
             tagLines = Array(repeating: nil, count: tags.count)
         }
         var merged: [String: DateRange] = [:]
+        var mergers: [String: DateRangeMerger] = [:]
         var firstLines: [String: Int?] = [:]
         var order: [String] = []
         var reported = Set<String>()
         for (index, tag) in tags.enumerated() {
             let line = tagLines[index]
-            let earlier = merged[tag.id]
+            let earlier = mergers[tag.id]?.typedRange ?? merged[tag.id]
             if tag.id.isEmpty {
                 findings.report(
                     .dateRangeIDRequired, line: line, attribute: "ID",
@@ -222,20 +223,33 @@ extension MediaContext {
             }
             var current = tag
             if let earlier {
-                do {
-                    current = try earlier.merging(tag)
-                } catch {
-                    reportConflict(error, line: line)
+                // Merged in place, so that many tags with one ID cost time linear in their attributes;
+                // a conflicting attribute keeps its earlier value, as in `consolidatedDateRanges`.
+                if mergers[tag.id] == nil, earlier == tag {
                     current = earlier
+                } else {
+                    let names = mergers[tag.id, default: DateRangeMerger(earlier)].add(tag)
+                    if let merger = mergers[tag.id] {
+                        let later = DateRangeMerger(tag)
+                        for name in names {
+                            reportConflict(
+                                DateRangeConflict(id: tag.id, attribute: name, earlierValue: merger.earlierText(of: name) ?? "",
+                                                  laterValue: later.earlierText(of: name) ?? ""),
+                                line: line
+                            )
+                        }
+                        current = merger.typedRange
+                    }
                 }
             } else {
                 order.append(tag.id)
                 firstLines[tag.id] = line
+                merged[tag.id] = tag
             }
-            merged[tag.id] = current
             checkValues(of: tag, className: current.className, line: line)
             checkContradictions(in: current, line: line, reported: &reported)
         }
+        for (id, merger) in mergers { merged[id] = merger.range }
         let consolidated = order.compactMap { merged[$0] }
         for range in consolidated {
             checkCompleteness(of: range, line: firstLines[range.id] ?? nil, all: merged)
@@ -587,10 +601,35 @@ extension MediaContext {
     /// Date range tags the parser skipped, checked for the rules that explain why.
     private mutating func checkSkippedDateRangeTags() {
         guard let source else { return }
-        let accepted = Set(source.positions.dateRanges.map(Int.init))
-        for line in source.lines(ofTag: "EXT-X-DATERANGE") where !accepted.contains(line) {
+        // A tag the lenient parser kept with a malformed attribute left out (a tolerant reader's
+        // repair) is checked like a skipped one, for the attributes its model lacks.
+        var accepted: [Int: DateRange] = [:]
+        let tags = playlist.dateRanges
+        if source.positions.dateRanges.count == tags.count {
+            for (line, tag) in zip(source.positions.dateRanges, tags) { accepted[Int(line)] = tag }
+        }
+        for line in source.lines(ofTag: "EXT-X-DATERANGE") {
+            let kept = accepted[line]
+            if let kept, kept.duration != nil, kept.plannedDuration != nil, kept.playoutLimit != nil,
+                kept.skipControlOffset != nil, kept.skipControlDuration != nil
+            {
+                continue
+            }
             let attributes = source.attributes(atLine: line)
-            func value(_ name: String) -> String? { attributes.first { $0.name == name }?.value }
+            func value(_ name: String) -> String? {
+                // What the model kept was checked with the typed rules.
+                if let kept {
+                    switch name {
+                    case "ID": return "\"\(kept.id)\""
+                    case "DURATION" where kept.duration != nil, "PLANNED-DURATION" where kept.plannedDuration != nil,
+                        "X-PLAYOUT-LIMIT" where kept.playoutLimit != nil, "X-SKIP-CONTROL-OFFSET" where kept.skipControlOffset != nil,
+                        "X-SKIP-CONTROL-DURATION" where kept.skipControlDuration != nil:
+                        return nil
+                    default: break
+                    }
+                }
+                return attributes.first { $0.name == name }?.value
+            }
             let id = value("ID").map { "ID=\($0)" } ?? "the EXT-X-DATERANGE"
             if value("ID") == nil {
                 findings.report(.dateRangeIDRequired, line: line, "EXT-X-DATERANGE has no ID; add a unique ID=\"…\"")

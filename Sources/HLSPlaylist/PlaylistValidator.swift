@@ -53,6 +53,7 @@ public enum PlaylistValidator {
                 && diagnostic.ruleID != "parse.\(PlaylistParseError.Kind.malformedAttribute.rawValue)"
         }
         findings.append(contentsOf: parseFindings)
+        findings.append(contentsOf: textFindings(bytes))
         return sorted(findings)
     }
 

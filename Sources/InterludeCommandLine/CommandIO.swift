@@ -5,17 +5,17 @@ import Synchronization
 ///
 /// ``standard`` writes to the process's streams; ``capturing()`` collects both for tests.
 public final class CommandIO: Sendable {
-    private let output: @Sendable (String) -> Void
+    private let output: @Sendable ([UInt8]) -> Void
     private let error: @Sendable (String) -> Void
     /// Whether standard output is a terminal (progress and live displays only then).
     public let isTerminal: Bool
     private let captured: Captured?
 
     private final class Captured: Sendable {
-        let state = Mutex<(out: String, err: String)>(("", ""))
+        let state = Mutex<(out: [UInt8], err: String)>(([], ""))
     }
 
-    private init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, isTerminal: Bool,
+    private init(output: @escaping @Sendable ([UInt8]) -> Void, error: @escaping @Sendable (String) -> Void, isTerminal: Bool,
                  captured: Captured?) {
         self.output = output
         self.error = error
@@ -26,7 +26,7 @@ public final class CommandIO: Sendable {
     /// The process's standard output and standard error.
     public static var standard: CommandIO {
         CommandIO(
-            output: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            output: { bytes in FileHandle.standardOutput.write(Data(bytes)) },
             error: { text in FileHandle.standardError.write(Data(text.utf8)) },
             isTerminal: isatty(STDOUT_FILENO) == 1,
             captured: nil
@@ -40,11 +40,14 @@ public final class CommandIO: Sendable {
     }
 
     /// Writes data to standard output.
-    public func write(_ text: String) {
+    public func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    /// Writes bytes to standard output as they are (a playlist written back need not be UTF-8).
+    public func write(bytes: [UInt8]) {
         if let captured {
-            captured.state.withLock { $0.out += text }
+            captured.state.withLock { $0.out += bytes }
         } else {
-            output(text)
+            output(bytes)
         }
     }
 
@@ -58,7 +61,9 @@ public final class CommandIO: Sendable {
     }
 
     /// Everything written to standard output so far (capturing IO only).
-    public var capturedOutput: String { captured?.state.withLock { $0.out } ?? "" }
+    public var capturedOutput: String { String(decoding: capturedOutputBytes, as: UTF8.self) }
+    /// Everything written to standard output so far, as bytes (capturing IO only).
+    public var capturedOutputBytes: [UInt8] { captured?.state.withLock { $0.out } ?? [] }
     /// Everything written to standard error so far (capturing IO only).
     public var capturedError: String { captured?.state.withLock { $0.err } ?? "" }
 }

@@ -54,11 +54,11 @@ enum TimelineCommand: Subcommand {
 
         let (bytes, loadedURI) = try await ResourceLoader.load(location)
         let baseURI = arguments.value("base-url") ?? loadedURI
-        var playlist = try parseMedia(bytes, location: location, uri: baseURI)
+        var playlist = try parseMedia(bytes, location: location, uri: baseURI, io: io)
         var primary = PrimaryTimeline(playlist: playlist)
         for update in arguments.values("update") {
             let (updateBytes, updateURI) = try await ResourceLoader.load(update)
-            let reload = try parseMedia(updateBytes, location: update, uri: arguments.value("base-url") ?? updateURI)
+            let reload = try parseMedia(updateBytes, location: update, uri: arguments.value("base-url") ?? updateURI, io: io)
             do {
                 playlist = try playlist.applying(deltaUpdate: reload)
             } catch {
@@ -68,7 +68,7 @@ enum TimelineCommand: Subcommand {
         }
 
         let (events, eventErrors) = InterstitialEvent.events(in: playlist)
-        for error in eventErrors { io.writeError("warning: " + TerminalText.escaped("\(error)") + " (ignored)\n") }
+        for error in eventErrors { io.writeError("warning: " + TerminalText.escaped("\(error)") + (error.keepsEvent ? "" : " (ignored)") + "\n") }
 
         var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
         let answers = try arguments.values("asset-list").map { try assetListAnswer($0) }
@@ -87,7 +87,9 @@ enum TimelineCommand: Subcommand {
             } else {
                 let (data, _) = try await ResourceLoader.load(file)
                 do {
-                    state = .resolved(try AssetList(json: data))
+                    let list = try AssetList(json: data)
+                    for skipped in list.skippedAssets { io.writeError("warning: " + TerminalText.escaped("\(file): \(skipped)") + "\n") }
+                    state = .resolved(list)
                 } catch {
                     io.writeError("warning: " + TerminalText.escaped("\(file): \(error); the break is skipped (resumption offset 0)") + "\n")
                     state = .failed(error.description)
@@ -122,12 +124,17 @@ enum TimelineCommand: Subcommand {
         return 0
     }
 
-    private static func parseMedia(_ bytes: [UInt8], location: String, uri: String) throws -> MediaPlaylist {
+    /// Parses leniently, as a player does, and reports on stderr each tag that was dropped or
+    /// repaired, with its line (what `validate` reports as errors).
+    private static func parseMedia(_ bytes: [UInt8], location: String, uri: String, io: CommandIO) throws -> MediaPlaylist {
         let result: ParseResult
         do {
             result = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri))
         } catch {
             throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
+        }
+        for diagnostic in result.diagnostics where diagnostic.severity == .error {
+            io.writeError("warning: " + TerminalText.escaped("\(location): \(diagnostic)") + "\n")
         }
         guard case .media(let playlist) = result.playlist else {
             throw CommandFailure(message: "\(location) is a multivariant playlist; give one of its media playlists")

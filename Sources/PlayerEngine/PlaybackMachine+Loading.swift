@@ -35,6 +35,7 @@ extension PlaybackMachine {
             assetListURLs[eventID] = resource.url
             do {
                 let list = try AssetList(json: resource.bytes)
+                for skipped in list.skippedAssets { emit(.warning("\(resource.url): \(skipped)")) }
                 assetListArrived(eventID: eventID, state: .resolved(list))
             } catch {
                 assetListArrived(eventID: eventID, state: .failed("\(resource.url): \(error)"))
@@ -245,7 +246,9 @@ extension PlaybackMachine {
             ?? StartPosition.resolve(playlist: media, timeline: timeline)
         startTime = start
         clock = MediaClock(item: start, host: now)
-        playlistEvents = InterstitialEvent.events(in: media).events
+        let (events, eventErrors) = InterstitialEvent.events(in: media)
+        playlistEvents = events
+        reportEventErrors(eventErrors)
         status = .readyToPlay
         emit(.itemStatusChanged(.readyToPlay))
         refreshSchedule()
@@ -253,8 +256,20 @@ extension PlaybackMachine {
         emit(.durationChanged(timeline.isLive ? .indefinite : timeline.end))
     }
 
+    /// Interstitial tags that could not become events, or whose later tags were partly ignored: a
+    /// warning each, once for the item (a live playlist repeats them at every reload).
+    mutating func reportEventErrors(_ errors: [InterstitialEventError]) {
+        for error in errors {
+            let text = "\(error)\(error.keepsEvent ? "" : "; the break is not played")"
+            let isNew = withPipeline(.primary) { $0.reportedProblems.insert(text).inserted } ?? false
+            if isNew { emit(.warning(text)) }
+        }
+    }
+
     mutating func primaryReloaded(_ media: MediaPlaylist) {
-        playlistEvents = InterstitialEvent.events(in: media, reusing: playlistEvents).events
+        let (events, eventErrors) = InterstitialEvent.events(in: media, reusing: playlistEvents)
+        playlistEvents = events
+        reportEventErrors(eventErrors)
         refreshSchedule()
         if !media.isLive, let end = primary?.end { emit(.durationChanged(end)) }
     }

@@ -33,9 +33,9 @@ public final class URLSessionResourceLoader: ResourceLoader {
         self.maxBytes = maxBytes
     }
 
-    // Tasks still running are left to finish (an abandoned one stops at its next bytes):
-    // cancelling them here could race their completion.
-    deinit { session.finishTasksAndInvalidate() }
+    // The session is not invalidated: a task still running (one whose load was abandoned, which
+    // stops at its next bytes) could no longer be stopped, and cancelling it here could race its
+    // completion. An idle session holds no connection and little memory.
 
     public func load(_ request: ResourceRequest) async throws(LoadError) -> LoadedResource {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased() else {
@@ -182,8 +182,8 @@ private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
             transfers[dataTask.taskIdentifier]?.response = response
             return (response.expectedContentLength > Int64(transfer.limit), transfer.continuation == nil)
         }
-        if tooLarge { end(dataTask, with: .tooLarge) }
         completionHandler(tooLarge || abandoned ? .cancel : .allow)
+        if tooLarge { end(dataTask, with: .tooLarge) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -205,9 +205,11 @@ private final class Transfers: NSObject, URLSessionDataDelegate, Sendable {
         case .keep, .nothing:
             break
         case .tooLarge:
-            end(dataTask, with: .tooLarge)
+            // Stopped before the load ends: the loader (and its session) may go away as soon as
+            // it does.
             transfers.withLock { $0[dataTask.taskIdentifier]?.isCancelled = true }
             dataTask.cancel()
+            end(dataTask, with: .tooLarge)
         case .stop:
             dataTask.cancel()
         }

@@ -17,7 +17,8 @@ extension OriginConfiguration {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
-            throw OriginConfigurationError(path: "$", message: "not valid JSON (\(error))")
+            let (path, message) = JSONValue.describe(error)
+            throw OriginConfigurationError(path: path, message: message)
         }
         let reader = try JSONObjectReader(root, path: "$", keys: ["content", "programDateTime", "ads", "viewers", "streams"])
 

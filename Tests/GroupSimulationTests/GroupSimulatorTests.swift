@@ -257,6 +257,24 @@ struct SimulationScenarioTests {
         #expect(SimulatedDuration(.seconds(5430)).description == "1h30m30s")
     }
 
+    @Test("a duration beyond what a scenario can hold is refused with its path instead of trapping")
+    func hugeDurations() {
+        func message(_ json: String) -> String? {
+            do {
+                _ = try SimulationScenario(json: Array(json.utf8))
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        // Found by the documents fuzzer (Fuzz/documents/scenario-duration-beyond-int64.json).
+        let huge = message(#"{"name":"x","duration":"3m","network":{"jitter":-92233720368547758081},"participants":[{"name":"a"}]}"#)
+        #expect(huge?.hasPrefix("network.jitter:") == true, "\(String(describing: huge))")
+        #expect(SimulatedDuration(text: "1e300") == nil)
+        #expect(SimulatedDuration(text: "99999999999999999h") == nil)
+        #expect(SimulatedDuration(text: "nan") == nil)
+    }
+
     @Test("a bad scenario is refused with the path of the problem")
     func errors() {
         func message(_ json: String) -> String? {

@@ -1,5 +1,6 @@
 import HLSInterstitials
 import MediaTime
+import TestSupport
 import Testing
 
 /// RFC 8216bis Appendix D.2, D.3 and D.7: the X-ASSET-LIST JSON document; D.4: the query
@@ -18,6 +19,37 @@ struct AssetListTests {
         #expect(list.totalDuration == time("30"))
         #expect(list.skipControl == AssetList.SkipControlOverride(offset: time("5"), duration: time("20"), labelID: "Exit-Label"))
         #expect(list.otherKeys.isEmpty)
+    }
+
+    private static func nested(depth: Int) -> String {
+        // A client field holding `depth` arrays and objects, one inside the other.
+        var value = "1"
+        for level in 0..<depth { value = level.isMultiple(of: 2) ? "[\(value)]" : "{\"k\":\(value)}" }
+        return #"{"ASSETS":[{"URI":"https://a/1.m3u8","DURATION":15,"X-NESTED":"# + value + "}]}"
+    }
+
+    @Test("an asset list nested deeper than 64 levels fails with the JSON path where it goes too deep")
+    func nestingLimit() throws {
+        // The client field sits at depth 3 ($ → ASSETS → [0] → X-NESTED).
+        let accepted = try Fixture.assetList(Self.nested(depth: JSONValue.maximumDepth - 3))
+        #expect(accepted.assets.count == 1)
+        let error = #expect(throws: AssetListError.self) { try Fixture.assetList(Self.nested(depth: 500)) }
+        #expect(error?.path.hasPrefix("$.ASSETS[0].X-NESTED") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("deeper than 64 levels") == true, "\(String(describing: error))")
+    }
+
+    @Test("decoding nested client fields takes time linear in the document")
+    func nestedDecodingIsLinear() throws {
+        let field = Self.nested(depth: 60)
+        func document(_ copies: Int) -> [UInt8] {
+            let one = String(field.dropFirst(#"{"ASSETS":["#.count).dropLast(2))
+            return Array((#"{"ASSETS":["# + Array(repeating: one, count: copies).joined(separator: ",") + "]}").utf8)
+        }
+        let small = document(20)
+        let large = document(80)
+        #expect(try AssetList(json: large).assets.count == 80)
+        let ratio = try growthRatio(small: 1, large: 4) { size in _ = try AssetList(json: size == 1 ? small : large) }
+        #expect(ratio < 10, "4× the document took \(ratio)× the time")
     }
 
     @Test("fractional DURATION numbers are exact decimals")
@@ -215,5 +247,16 @@ struct AssetListTests {
         #expect(URIResolution.isAbsolute("file:///tmp/x.m3u8"))
         #expect(!URIResolution.isAbsolute("ads/list.json"))
         #expect(!URIResolution.isAbsolute("1:2"))
+    }
+}
+
+@Suite("Asset lists with an unplayable asset")
+struct AssetListSkippedAssetTests {
+    @Test("an asset with an empty URI is skipped alone, with its JSON path, and the others play")
+    func emptyURISkipsOneAsset() throws {
+        let list = try AssetList(json: Array(#"{"ASSETS":[{"URI":"https://a/1.m3u8","DURATION":10},{"URI":"","DURATION":5},{"URI":"https://a/3.m3u8","DURATION":15}]}"#.utf8))
+        #expect(list.assets.map(\.uri) == ["https://a/1.m3u8", "https://a/3.m3u8"])
+        #expect(list.totalDuration == MediaTime(seconds: 25))
+        #expect(list.skippedAssets.map(\.path) == ["$.ASSETS[1].URI"])
     }
 }

@@ -50,6 +50,22 @@ struct PrimaryTimelineReloadTests {
         #expect(continued.time(for: afterJump) != nil)
     }
 
+    @Test("a reload that reuses media sequence numbers with another PROGRAM-DATE-TIME takes the newer playlist's dates")
+    func newerDatesWin() throws {
+        let first = PrimaryTimeline(playlist: Self.window(sequence: 100, count: 10))
+        // The same segments, dated once on the first one, 30 s later than before.
+        let newDate = first.segmentDates[2]!.adding(MediaTime(seconds: 30))
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:102\n"
+        text += "#EXT-X-PROGRAM-DATE-TIME:\(newDate.iso8601String)\n"
+        for number in 102..<112 { text += "#EXTINF:2.002,\ns\(number).ts\n" }
+        let continued = PrimaryTimeline(playlist: try MediaPlaylist(parsing: text), continuing: first)
+        #expect(continued.start == first.segmentStarts[2], "the segments keep their times")
+        #expect(continued.segmentDates[0] == newDate)
+        #expect(continued.segmentDates[5] == newDate.adding(MediaTime(decimal: "2.002")! * 5), "dates follow from the new one")
+        #expect(continued.time(for: newDate) == continued.start)
+        #expect(continued.time(for: first.segmentDates[3]!) != first.segmentStarts[3], "the old dates no longer map")
+    }
+
     @Test("a reload that disagrees with the previous window about a kept segment is rebuilt from scratch")
     func disagreementRebuilds() throws {
         let first = PrimaryTimeline(playlist: Self.window(sequence: 0, count: 10))

@@ -246,7 +246,7 @@ struct DateRangeTests {
         #expect(typeError?.attribute == "X-COM-A")
     }
 
-    @Test("consolidatedDateRanges leaves out a later tag that would change an attribute")
+    @Test("consolidatedDateRanges keeps the first value of a changed attribute and the later tag's other attributes")
     func consolidationSkipsConflicts() throws {
         let text = """
             #EXTM3U
@@ -255,7 +255,7 @@ struct DateRangeTests {
             #EXT-X-DATERANGE:ID="b",START-DATE="2026-11-30T05:00:02Z",DURATION=10
             #EXTINF:6,
             a.ts
-            #EXT-X-DATERANGE:ID="b",DURATION=12,X-COM-A="ignored"
+            #EXT-X-DATERANGE:ID="b",DURATION=12,X-COM-A="kept too"
             #EXT-X-DATERANGE:ID="b",X-COM-B="kept"
             #EXTINF:6,
             b.ts
@@ -266,6 +266,9 @@ struct DateRangeTests {
         let consolidated = playlist.consolidatedDateRanges
         #expect(consolidated.count == 1)
         #expect(consolidated.first?.duration == MediaTime(seconds: 10))
-        #expect(consolidated.first?.clientAttributes == [Attribute(name: "X-COM-B", value: .quotedString("kept"))])
+        #expect(consolidated.first?.clientAttributes == [
+            Attribute(name: "X-COM-A", value: .quotedString("kept too")),
+            Attribute(name: "X-COM-B", value: .quotedString("kept")),
+        ], "a tag that changes one attribute still adds its others (issue 11, item 16)")
     }
 }

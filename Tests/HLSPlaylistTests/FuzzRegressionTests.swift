@@ -35,6 +35,36 @@ struct FuzzRegressionTests {
         #expect(!Self.regressionFiles.isEmpty)
     }
 
+    // daterange-stray-equals-sign.m3u8
+    @Test("a DATERANGE with a stray '=' after a comma is read tolerantly in lenient mode instead of looping forever")
+    func dateRangeStrayEqualsSign() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"bad\",START-DATE=\"2026-11-30T05:00:00Z\",DURATION,=DUR,X-A=1\n#EXTINF:6,\na.ts\n"
+        #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(text) }
+        let lenient = try PlaylistParser.parse(text, options: ParseOptions(mode: .lenient))
+        let range = try #require(lenient.playlist.media?.dateRanges.first)
+        #expect(range.id == "bad")
+        #expect(range.duration == nil)
+        #expect(range.clientAttribute(named: "X-A") == .decimal("1"))
+        #expect(lenient.diagnostics.map(\.line) == [3])
+    }
+
+    // variable-reference-before-define.m3u8
+    @Test("a variable reference before its EXT-X-DEFINE is an undefined variable at the reference, so no canonical form can change its meaning")
+    func variableReferenceBeforeDefinition() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$x}.ts\n#EXT-X-DEFINE:NAME=\"x\",VALUE=\"a\"\n#EXTINF:6,\n{$x}b.ts\n#EXT-X-ENDLIST\n"
+        let error = #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(text) }
+        #expect(error?.kind == .undefinedVariable)
+        #expect(error?.line == 4)
+        #expect(error?.column == 1)
+        #expect(error?.message.contains("before the first EXT-X-DEFINE (line 5)") == true)
+
+        let lenient = try PlaylistParser.parse(text, options: ParseOptions(mode: .lenient))
+        #expect(lenient.diagnostics.map(\.ruleID) == ["parse.undefined-variable"])
+        #expect(lenient.diagnostics.first?.line == 4)
+        #expect(lenient.playlist.media?.segments.map(\.uri) == ["{$x}.ts", "ab.ts"])
+        #expect(lenient.playlist.serialized() == Array(text.utf8))
+    }
+
     // daterange-year-5879.m3u8
     @Test("a DATERANGE START-DATE after 2262 is a malformed attribute, not an Int64 overflow trap")
     func dateRangeStartDateBeyondNanosecondRange() throws {

@@ -137,4 +137,29 @@ struct VariableSubstitutionTests {
         let badNameError = #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(badName) }
         #expect(badNameError?.kind == .malformedAttribute)
     }
+
+    @Test("a reference in a quoted value before the first EXT-X-DEFINE fails, and validate reports it on its line")
+    func referenceBeforeDefinitionInAttribute() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MAP:URI="{$init}.mp4"
+            #EXT-X-DEFINE:NAME="init",VALUE="main"
+            #EXTINF:6,
+            seg.ts
+
+            """
+        let error = #expect(throws: PlaylistParseError.self) { try PlaylistParser.parse(text) }
+        #expect(error?.kind == .undefinedVariable)
+        #expect(error?.line == 3)
+        let diagnostics = PlaylistValidator.validate(Array(text.utf8))
+        #expect(diagnostics.contains { $0.ruleID == "parse.undefined-variable" && $0.line == 3 }, "\(diagnostics)")
+    }
+
+    @Test("a {$name} in a comment or an unquoted value before the first EXT-X-DEFINE is not a reference")
+    func notAReferenceBeforeDefinition() throws {
+        let text = "#EXTM3U\n# {$note}\n#EXT-X-TARGETDURATION:6\n#EXT-X-DEFINE:NAME=\"x\",VALUE=\"a\"\n#EXTINF:6,\n{$x}.ts\n"
+        let result = try PlaylistParser.parse(text)
+        #expect(result.playlist.media?.segments.map(\.uri) == ["a.ts"])
+    }
 }

@@ -169,11 +169,13 @@ extension DateRange {
     }
 
     /// Keeps an attribute the model has no field for: a client (`X-`) attribute or an unknown one.
+    ///
+    /// Appends in place (through ``mutate(_:)``): going through the `clientAttributes` property
+    /// would copy the array on every append, quadratic in a tag with many attributes.
     mutating func appendOther(_ attribute: Attribute) {
-        if attribute.name.utf8.starts(with: "X-".utf8) {
-            clientAttributes.append(attribute)
-        } else {
-            unknownAttributes.append(attribute)
+        let isClient = attribute.name.utf8.starts(with: "X-".utf8)
+        mutate { values in
+            if isClient { values.clientAttributes.append(attribute) } else { values.unknownAttributes.append(attribute) }
         }
     }
 
@@ -183,7 +185,7 @@ extension DateRange {
         guard sawID else { throw AttributeError(name: "ID", reason: "is required", isMissing: true) }
         if cue == nil, let legacy = clientAttributes.first(where: { $0.name == "X-CUE" }), case .quotedString(let text) = legacy.value {
             cue = AttributeReader.splitList(text).map(Cue.init(rawValue:))
-            clientAttributes.removeAll { $0.name == "X-CUE" }
+            mutate { $0.clientAttributes.removeAll { $0.name == "X-CUE" } }
         }
     }
 
@@ -250,34 +252,19 @@ extension DateRange {
     /// instants).
     ///
     /// - Throws: ``DateRangeConflict`` naming the first attribute whose value differs.
-    /// - Complexity: O(a²) in the number of attributes, which is small.
+    /// - Complexity: O(a + b) expected in the attributes of both tags.
     public func merging(_ later: DateRange) throws(DateRangeConflict) -> DateRange {
         precondition(later.id == id, "merging date ranges with different IDs")
         if later == self { return self }
-        // The typed union is exact and cheap; the attribute lists below only name the conflict.
-        if let merged = typedMerge(with: later) { return merged }
-        let earlierAttributes = attributes
-        var merged = earlierAttributes
-        for attribute in later.attributes {
-            if let existing = earlierAttributes.first(where: { $0.name == attribute.name }) {
-                if !Self.sameValue(existing, attribute) {
-                    throw DateRangeConflict(
-                        id: id,
-                        attribute: attribute.name,
-                        earlierValue: existing.value.playlistText,
-                        laterValue: attribute.value.playlistText
-                    )
-                }
-            } else {
-                merged.append(attribute)
-            }
+        var merger = DateRangeMerger(self)
+        if let name = merger.add(later).first {
+            throw DateRangeConflict(
+                id: id, attribute: name,
+                earlierValue: merger.earlierText(of: name) ?? "",
+                laterValue: DateRangeMerger(later).earlierText(of: name) ?? ""
+            )
         }
-        do {
-            return try DateRange(attributes: merged)
-        } catch {
-            // Both inputs were valid date ranges, so their union reads back.
-            preconditionFailure("merged date range does not read back: \(error)")
-        }
+        return merger.range
     }
 
     static func sameValue(_ a: Attribute, _ b: Attribute) -> Bool {

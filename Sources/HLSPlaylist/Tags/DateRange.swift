@@ -231,15 +231,15 @@ public struct DateRange: Sendable, Hashable {
 
     private var storage = Storage(Values())
 
-    /// The union with a later same-ID tag, typed (see ``merging(_:)``); `nil` on a conflict.
-    func typedMerge(with later: DateRange) -> DateRange? {
-        guard let values = storage.values.merged(with: later.storage.values) else { return nil }
-        var result = self
-        result.storage = Storage(values)
-        return result
-    }
+    /// A date range made of these values.
+    init(values: Values) { storage = Storage(values) }
 
-    private mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
+    /// The stored values, for the merger.
+    var values: Values { storage.values }
+
+    /// Runs `body` on the stored values, copying them first unless they are unshared, so that
+    /// appending to an attribute list in place stays O(1) amortised.
+    mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
         if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
         return body(&storage.values)
     }
@@ -353,103 +353,103 @@ extension DateRange {
     }
 }
 
-extension DateRange.Values {
-    /// The union of two tags' typed attributes (a later tag with the same ID adds attributes), or
-    /// `nil` when an attribute both carry differs; values compare by meaning (times exactly, dates
-    /// as instants). Client and unknown attributes merge by name.
-    ///
-    /// - Complexity: O(a²) in the number of client attributes, which is small.
-    func merged(with later: DateRange.Values) -> DateRange.Values? {
-        var merged = self
-        if let value = later.className {
-            if let existing = merged.className { if existing != value { return nil } } else { merged.className = value }
-        }
-        if let value = later.startDate {
-            if let existing = merged.startDate { if existing != value { return nil } } else { merged.startDate = value }
-        }
-        if let value = later.cue {
-            if let existing = merged.cue { if existing != value { return nil } } else { merged.cue = value }
-        }
-        if let value = later.endDate {
-            if let existing = merged.endDate { if existing != value { return nil } } else { merged.endDate = value }
-        }
-        if let value = later.duration {
-            if let existing = merged.duration { if existing != value { return nil } } else { merged.duration = value }
-        }
-        if let value = later.plannedDuration {
-            if let existing = merged.plannedDuration { if existing != value { return nil } } else { merged.plannedDuration = value }
-        }
-        if let value = later.endOnNext {
-            if let existing = merged.endOnNext { if existing != value { return nil } } else { merged.endOnNext = value }
-        }
-        if let value = later.scte35Command {
-            if let existing = merged.scte35Command { if existing != value { return nil } } else { merged.scte35Command = value }
-        }
-        if let value = later.scte35Out {
-            if let existing = merged.scte35Out { if existing != value { return nil } } else { merged.scte35Out = value }
-        }
-        if let value = later.scte35In {
-            if let existing = merged.scte35In { if existing != value { return nil } } else { merged.scte35In = value }
-        }
-        if let value = later.assetURI {
-            if let existing = merged.assetURI { if existing != value { return nil } } else { merged.assetURI = value }
-        }
-        if let value = later.assetList {
-            if let existing = merged.assetList { if existing != value { return nil } } else { merged.assetList = value }
-        }
-        if let value = later.resumeOffset {
-            if let existing = merged.resumeOffset { if existing != value { return nil } } else { merged.resumeOffset = value }
-        }
-        if let value = later.playoutLimit {
-            if let existing = merged.playoutLimit { if existing != value { return nil } } else { merged.playoutLimit = value }
-        }
-        if let value = later.snap {
-            if let existing = merged.snap { if existing != value { return nil } } else { merged.snap = value }
-        }
-        if let value = later.restrict {
-            if let existing = merged.restrict { if existing != value { return nil } } else { merged.restrict = value }
-        }
-        if let value = later.timelineOccupies {
-            if let existing = merged.timelineOccupies { if existing != value { return nil } } else { merged.timelineOccupies = value }
-        }
-        if let value = later.timelineStyle {
-            if let existing = merged.timelineStyle { if existing != value { return nil } } else { merged.timelineStyle = value }
-        }
-        if let value = later.contentMayVary {
-            if let existing = merged.contentMayVary { if existing != value { return nil } } else { merged.contentMayVary = value }
-        }
-        if let value = later.skipControlOffset {
-            if let existing = merged.skipControlOffset { if existing != value { return nil } } else { merged.skipControlOffset = value }
-        }
-        if let value = later.skipControlDuration {
-            if let existing = merged.skipControlDuration { if existing != value { return nil } } else { merged.skipControlDuration = value }
-        }
-        if let value = later.skipControlLabelID {
-            if let existing = merged.skipControlLabelID { if existing != value { return nil } } else { merged.skipControlLabelID = value }
-        }
-        if let value = later.preloadURI {
-            if let existing = merged.preloadURI { if existing != value { return nil } } else { merged.preloadURI = value }
-        }
-        if let value = later.preloadTargetID {
-            if let existing = merged.preloadTargetID { if existing != value { return nil } } else { merged.preloadTargetID = value }
-        }
-        if let value = later.preloadTargetClass {
-            if let existing = merged.preloadTargetClass { if existing != value { return nil } } else { merged.preloadTargetClass = value }
-        }
-        for attribute in later.clientAttributes {
-            if let existing = merged.clientAttributes.first(where: { $0.name == attribute.name }) {
-                if !DateRange.sameValue(existing, attribute) { return nil }
+/// Folds the tags of one date range ID into one (§4.4.5.1), in time linear in their attributes:
+/// the merged values are kept unshared and mutated in place, and client and unknown attribute
+/// names are indexed once, not searched at every tag.
+struct DateRangeMerger {
+    private var values: DateRange.Values
+    private var clientIndex: [String: Int] = [:]
+    private var unknownIndex: [String: Int] = [:]
+
+    init(_ first: DateRange) {
+        values = first.values
+        Self.index(values.clientAttributes, into: &clientIndex)
+        Self.index(values.unknownAttributes, into: &unknownIndex)
+    }
+
+    /// The consolidated range.
+    var range: DateRange { DateRange(values: values) }
+
+    /// Adds the attributes of a later tag that the earlier ones lack and returns the names of those
+    /// it would change, which keep their earlier values. Typed values compare by meaning (times
+    /// exactly, dates as instants).
+    mutating func add(_ later: DateRange) -> [String] {
+        var conflicts: [String] = []
+        let new = later.values
+        func take<Value: Equatable>(_ name: String, _ field: WritableKeyPath<DateRange.Values, Value?>) {
+            guard let value = new[keyPath: field] else { return }
+            if let existing = values[keyPath: field] {
+                if existing != value { conflicts.append(name) }
             } else {
-                merged.clientAttributes.append(attribute)
+                values[keyPath: field] = value
             }
         }
-        for attribute in later.unknownAttributes {
-            if let existing = merged.unknownAttributes.first(where: { $0.name == attribute.name }) {
-                if !DateRange.sameValue(existing, attribute) { return nil }
+        take("CLASS", \.className)
+        take("START-DATE", \.startDate)
+        take("CUE", \.cue)
+        take("END-DATE", \.endDate)
+        take("DURATION", \.duration)
+        take("PLANNED-DURATION", \.plannedDuration)
+        take("END-ON-NEXT", \.endOnNext)
+        take("SCTE35-CMD", \.scte35Command)
+        take("SCTE35-OUT", \.scte35Out)
+        take("SCTE35-IN", \.scte35In)
+        take("X-ASSET-URI", \.assetURI)
+        take("X-ASSET-LIST", \.assetList)
+        take("X-RESUME-OFFSET", \.resumeOffset)
+        take("X-PLAYOUT-LIMIT", \.playoutLimit)
+        take("X-SNAP", \.snap)
+        take("X-RESTRICT", \.restrict)
+        take("X-TIMELINE-OCCUPIES", \.timelineOccupies)
+        take("X-TIMELINE-STYLE", \.timelineStyle)
+        take("X-CONTENT-MAY-VARY", \.contentMayVary)
+        take("X-SKIP-CONTROL-OFFSET", \.skipControlOffset)
+        take("X-SKIP-CONTROL-DURATION", \.skipControlDuration)
+        take("X-SKIP-CONTROL-LABEL-ID", \.skipControlLabelID)
+        take("X-URI", \.preloadURI)
+        take("X-TARGET-ID", \.preloadTargetID)
+        take("X-TARGET-CLASS", \.preloadTargetClass)
+        Self.merge(new.clientAttributes, into: &values.clientAttributes, index: &clientIndex, conflicts: &conflicts)
+        Self.merge(new.unknownAttributes, into: &values.unknownAttributes, index: &unknownIndex, conflicts: &conflicts)
+        return conflicts
+    }
+
+    /// The consolidated range without its client and unknown attributes: O(1), for checks of the
+    /// typed values between tags.
+    var typedRange: DateRange {
+        var typed = values
+        typed.clientAttributes = []
+        typed.unknownAttributes = []
+        return DateRange(values: typed)
+    }
+
+    /// The earlier value of a typed attribute, as written canonically (for conflict messages).
+    func earlierText(of name: String) -> String? {
+        if let index = clientIndex[name] { return values.clientAttributes[index].value.playlistText }
+        if let index = unknownIndex[name] { return values.unknownAttributes[index].value.playlistText }
+        var typed = values
+        typed.clientAttributes = []
+        typed.unknownAttributes = []
+        return DateRange(values: typed).attributes.first { $0.name == name }?.value.playlistText
+    }
+
+    private static func index(_ attributes: [Attribute], into index: inout [String: Int]) {
+        index.reserveCapacity(attributes.count)
+        for (position, attribute) in attributes.enumerated() where index[attribute.name] == nil {
+            index[attribute.name] = position
+        }
+    }
+
+    private static func merge(
+        _ later: [Attribute], into earlier: inout [Attribute], index: inout [String: Int], conflicts: inout [String]
+    ) {
+        for attribute in later {
+            if let position = index[attribute.name] {
+                if !DateRange.sameValue(earlier[position], attribute) { conflicts.append(attribute.name) }
             } else {
-                merged.unknownAttributes.append(attribute)
+                index[attribute.name] = earlier.count
+                earlier.append(attribute)
             }
         }
-        return merged
     }
 }
