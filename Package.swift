@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "HLSInterstitials", dependencies: ["MediaTime", "HLSPlaylist"], swiftSettings: strictSettings),
         .target(
             name: "PlayerEngine",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe"],
+            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "CLibCurl"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -45,6 +45,12 @@ let package = Package(
             name: "GroupSimulation",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "GroupPlayback", "StreamOrigin"],
             swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CLibCurl",
+            path: "Sources/CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
             name: "CLibWebSockets",

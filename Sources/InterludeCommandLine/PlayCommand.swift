@@ -96,7 +96,7 @@ enum PlayCommand: Subcommand {
         let mode: PlayDisplay.Mode = options.isQuiet || options.trace == "-" ? .silent : io.isTerminal ? .bar : .lines
         let display = PlayDisplay(mode: mode, io: io)
         let item = PlayerItem(url: url, startTime: options.start)
-        let loader = URLSessionResourceLoader(timeout: options.timeout, deadline: options.deadline, maxBytes: options.configuration.maxSegmentBytes)
+        let loader = HTTPResourceLoader(timeout: options.timeout, deadline: options.deadline, maxBytes: options.configuration.maxSegmentBytes)
 
         let (session, ending): (PlaySession, PlaySession.Ending)
         if options.isVirtual {
@@ -117,7 +117,7 @@ enum PlayCommand: Subcommand {
     }
 
     /// Plays on `clock`, real time or scaled, redrawing a few times per real second.
-    private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, loader: URLSessionResourceLoader, options: Options,
+    private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, loader: HTTPResourceLoader, options: Options,
                                                display: PlayDisplay, trace: PlayTrace?) async -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
         // The player's waits are host time, which runs `speed` times as fast: its retry waits are
         // scaled so that they stay real time, as the server's outage is.

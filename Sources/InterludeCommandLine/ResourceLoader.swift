@@ -10,7 +10,7 @@ enum ResourceLoader {
     static let defaultMaxBytes = PlayerConfiguration().maxPlaylistBytes
 
     /// One loader for the process, so that its session outlives every load made through it.
-    private static let loader = URLSessionResourceLoader()
+    private static let loader = HTTPResourceLoader()
 
     /// The bytes of `location`, and the URI to resolve relative references against.
     static func load(_ location: String, maxBytes: Int = defaultMaxBytes) async throws -> (bytes: [UInt8], uri: String) {

@@ -7,7 +7,7 @@ import Synchronization
 /// buffers and stalls, plays interstitial breaks and resumes primary where the schedule says, and
 /// reports it all as ``PlayerEvent``s.
 ///
-///     let player = Player(clock: ContinuousClock(), loader: URLSessionResourceLoader())
+///     let player = Player(clock: ContinuousClock(), loader: HTTPResourceLoader())
 ///     player.replaceCurrentItem(with: PlayerItem(url: "http://127.0.0.1:8080/vod/movie/alice/main.m3u8"))
 ///     player.play()
 ///     for await event in player.events() { print(event) }
@@ -35,7 +35,7 @@ public final class Player: Sendable {
         var isPerforming = false
     }
 
-    /// Work that leaves the player: cancelling a task runs its cancellation handlers (URLSession's
+    /// Work that leaves the player: cancelling a task runs its cancellation handlers (a loader's
     /// takes its own locks), handlers are the app's code, continuations resume other tasks. None
     /// of it happens with the lock held.
     private enum Effect {

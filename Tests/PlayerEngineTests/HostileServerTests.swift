@@ -14,7 +14,7 @@ struct HostileServerTests {
         // The loader goes away with the load, as a command's does: what it leaves running must
         // stop too.
         func loadOnce() async throws(LoadError) {
-            _ = try await URLSessionResourceLoader(timeout: 10, deadline: 30).load(ResourceRequest(url: "http://127.0.0.1:\(server.port)/main.m3u8", maxBytes: 1 << 20))
+            _ = try await HTTPResourceLoader(timeout: 10, deadline: 30).load(ResourceRequest(url: "http://127.0.0.1:\(server.port)/main.m3u8", maxBytes: 1 << 20))
         }
         do {
             try await loadOnce()
@@ -43,7 +43,7 @@ struct HostileServerTests {
     func drippedResponseMeetsTheDeadline() async throws {
         let server = try RawHTTPServer(.drip(length: 1000, interval: .milliseconds(100)))
         defer { server.stop() }
-        let loader = URLSessionResourceLoader(timeout: 5, deadline: 1.5)
+        let loader = HTTPResourceLoader(timeout: 5, deadline: 1.5)
         let start = ContinuousClock.now
         do {
             _ = try await loader.load(ResourceRequest(url: "http://127.0.0.1:\(server.port)/seg.ts"))
@@ -59,7 +59,7 @@ struct HostileServerTests {
     func silentServerTimesOut() async throws {
         let server = try RawHTTPServer(.silent(hold: .seconds(20)))
         defer { server.stop() }
-        let loader = URLSessionResourceLoader(timeout: 1, deadline: 30)
+        let loader = HTTPResourceLoader(timeout: 1, deadline: 30)
         do {
             _ = try await loader.load(ResourceRequest(url: "http://127.0.0.1:\(server.port)/seg.ts"))
             Issue.record("a silent server must time out")
@@ -72,7 +72,7 @@ struct HostileServerTests {
 
     @Test("a file larger than the limit, or a device that never ends, is refused without reading it whole")
     func endlessFileIsRefused() async throws {
-        let loader = URLSessionResourceLoader()
+        let loader = HTTPResourceLoader()
         do {
             _ = try await loader.load(ResourceRequest(url: "file:///dev/zero", maxBytes: 4096))
             Issue.record("/dev/zero must be refused")

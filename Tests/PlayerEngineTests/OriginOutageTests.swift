@@ -66,7 +66,7 @@ struct OriginOutageTests {
         let origin = try RestartableOrigin(clock: clock)
         try await origin.start()
         let log = EventLog()
-        let player = Player(clock: clock, loader: URLSessionResourceLoader(timeout: 5), executor: executor)
+        let player = Player(clock: clock, loader: HTTPResourceLoader(timeout: 5), executor: executor)
         player.addEventHandler { log.append($0) }
         player.replaceCurrentItem(with: PlayerItem(url: "http://127.0.0.1:\(origin.port.load(ordering: .relaxed))\(path)", primaryID: "outage"))
         player.play()
@@ -131,13 +131,13 @@ struct OriginOutageTests {
         #expect(player.currentItem == nil)
     }
 
-    @Test("cancelling real URLSession loads hundreds of times, while another thread reads the player, never deadlocks it")
+    @Test("cancelling real HTTP loads a thousand times, while another thread reads the player, never deadlocks it")
     func cancelledLoadsNeverDeadlock() async throws {
         let clock = ManualClock()
         let origin = try RestartableOrigin(clock: clock)
         try await origin.start()
         let port = origin.port.load(ordering: .relaxed)
-        let player = Player(clock: ContinuousClock(), loader: URLSessionResourceLoader(timeout: 5))
+        let player = Player(clock: ContinuousClock(), loader: HTTPResourceLoader(timeout: 5))
         let events = Atomic(0)
         player.addEventHandler { _ in events.add(1, ordering: .relaxed) }
         let paths = ["/vod/movie/bob/main.m3u8", "/live/channel/bob/main.m3u8", "/vod/movie/charlie/main.m3u8"]
@@ -161,7 +161,7 @@ struct OriginOutageTests {
                 player.startSeek(to: MediaTime(value: Int64.random(in: 0..<110_000, using: &generator), timescale: 1000))
                 // Let a load get going (bounded), then cut it short with the next seek, at a
                 // moment that races its completion.
-                for _ in 0..<200 where player.pendingLoadCount == 0 { Thread.sleep(forTimeInterval: 0.001) }
+                for _ in 0..<20 where player.pendingLoadCount == 0 { Thread.sleep(forTimeInterval: 0.001) }
                 Thread.sleep(forTimeInterval: Double.random(in: 0..<0.002, using: &generator))
             }
             player.replaceCurrentItem(with: nil)

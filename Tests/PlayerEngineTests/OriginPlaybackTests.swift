@@ -27,7 +27,7 @@ struct OriginPlaybackTests {
         let server = OriginServer(origin: origin, configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0),
                                   wallClock: { liveStart.adding(MediaTime(seconds: 100) + MediaTime(clock.now.offset)) })
         let log = EventLog()
-        let player = Player(clock: clock, loader: URLSessionResourceLoader(timeout: 10), executor: executor)
+        let player = Player(clock: clock, loader: HTTPResourceLoader(timeout: 10), executor: executor)
         player.addEventHandler { log.append($0) }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.run() }
@@ -125,7 +125,7 @@ struct OriginPlaybackTests {
         // Nothing listens on port 1: connection refused, retried, then a failed item.
         let clock = ManualClock()
         let executor = ManualTaskExecutor()
-        let unreachable = Player(clock: clock, loader: URLSessionResourceLoader(timeout: 5), executor: executor)
+        let unreachable = Player(clock: clock, loader: HTTPResourceLoader(timeout: 5), executor: executor)
         unreachable.replaceCurrentItem(with: PlayerItem(url: "http://127.0.0.1:1/main.m3u8"))
         unreachable.play()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -52,7 +52,7 @@ struct ResourceLoaderTests {
         #expect(!LoadError(kind: .notFound, url: "u", status: 404, message: "").isRetryable)
     }
 
-    @Test("the URLSession loader fetches over real HTTP on loopback, whole and by byte range, and maps errors")
+    @Test("the HTTP loader fetches over real HTTP on loopback, whole and by byte range, and maps errors")
     func realHTTP() async throws {
         var router = HTTPRouter()
         router.get("/live/main.m3u8") { _ in
@@ -68,7 +68,7 @@ struct ResourceLoaderTests {
             group.addTask { try await server.run() }
             defer { server.shutdown() }
             let port = try await server.listeningPort()
-            let loader = URLSessionResourceLoader(timeout: 10)
+            let loader = HTTPResourceLoader(timeout: 10)
             let playlist = try await loader.load(ResourceRequest(url: "http://127.0.0.1:\(port)/live/main.m3u8"))
             #expect(String(decoding: playlist.bytes, as: UTF8.self) == "#EXTM3U\n#EXT-X-TARGETDURATION:4\n")
             let range = try await loader.load(ResourceRequest(url: "http://127.0.0.1:\(port)/media/seg.ts", byteRange: (100, 4)))
