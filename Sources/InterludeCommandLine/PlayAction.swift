@@ -9,6 +9,8 @@ struct PlayAction: Sendable, Hashable, CustomStringConvertible {
         case seek(MediaTime)
         /// Seek on the integrated timeline (`seek-integrated:SECONDS`): into a break restarts it.
         case seekIntegrated(MediaTime)
+        /// Seek into a break at an offset (`seek-break:ID@SECONDS`), loaded or not (S2.5).
+        case seekBreak(eventID: String, offset: MediaTime)
         /// Pause.
         case pause
         /// Play at the default rate.
@@ -32,7 +34,7 @@ struct PlayAction: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The verbs and their argument, for messages and help.
-    static let grammar = "seek:SECONDS, seek-integrated:SECONDS, pause, play, rate:R or skip"
+    static let grammar = "seek:SECONDS, seek-integrated:SECONDS, seek-break:ID@SECONDS, pause, play, rate:R or skip"
 
     /// Parses `TIME:VERB[:ARG]` (`30s:seek:120`, `45:pause`, `1m:rate:2`).
     init(parsing text: String) throws(SyntaxError) {
@@ -58,6 +60,15 @@ struct PlayAction: Sendable, Hashable, CustomStringConvertible {
         switch verb {
         case "seek": self.verb = .seek(try position())
         case "seek-integrated": self.verb = .seekIntegrated(try position())
+        case "seek-break":
+            guard let argument, let at = argument.lastIndex(of: "@"), at != argument.startIndex else {
+                throw SyntaxError(message: "--action '\(text)': seek-break needs a break and an offset, as in \(parts[0]):seek-break:mid-1@5")
+            }
+            let offsetText = String(argument[argument.index(after: at)...])
+            guard let offset = PlayTime.parse(offsetText) else {
+                throw SyntaxError(message: "--action '\(text)': '\(offsetText)' is not an offset into the break such as 5 or 2.5s")
+            }
+            self.verb = .seekBreak(eventID: String(argument[..<at]), offset: offset)
         case "pause":
             try noArgument()
             self.verb = .pause
@@ -84,6 +95,7 @@ struct PlayAction: Sendable, Hashable, CustomStringConvertible {
         switch verb {
         case .seek(let time): return "seek to \(PlayTime.clock(time)) (primary)"
         case .seekIntegrated(let time): return "seek to \(PlayTime.clock(time)) (integrated)"
+        case .seekBreak(let id, let offset): return "seek into break \"\(id)\" at \(PlayTime.clock(offset))"
         case .pause: return "pause"
         case .play: return "play"
         case .rate(let rate): return "rate \(rate)"

@@ -62,7 +62,7 @@ enum PlayCommand: Subcommand {
             .init(long: "start", short: nil, valueName: "SECONDS", help: "Start at this time on the primary timeline (default: EXT-X-START, the start of a VOD, or near the live edge)."),
             .init(long: "duration", short: nil, valueName: "SECONDS", help: "Stop after this much host time (default: when the item ends; a live stream then plays until Ctrl-C)."),
             .init(long: "action", short: nil, valueName: "TIME:VERB[:ARG]",
-                  help: "At host TIME, do VERB: seek:SECONDS, seek-integrated:SECONDS, pause, play, rate:R or skip (the current break, if skippable).",
+                  help: "At host TIME, do VERB: seek:SECONDS, seek-integrated:SECONDS, seek-break:ID@SECONDS (into a break at an offset), pause, play, rate:R or skip (the current break, if skippable).",
                   isRepeatable: true),
             .init(long: "trace", short: nil, valueName: "FILE", help: "Write one JSON line per player event, {\"t\":<host seconds>,\"event\":<name>,<fields>}, to FILE ('-' for standard output)."),
             .init(long: "quiet", short: "q", valueName: nil, help: "Show no transport bar, log or summary; only errors (and the trace, if asked for)."),

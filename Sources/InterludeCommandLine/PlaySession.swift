@@ -196,6 +196,7 @@ final class PlaySession: Sendable {
         switch action.verb {
         case .seek(let time): player.startSeek(to: time)
         case .seekIntegrated(let time): player.startSeek(to: time, integrated: true)
+        case .seekBreak(let id, let offset): player.startSeek(to: .interstitial(eventID: id, offset: offset))
         case .pause: player.pause()
         case .play: player.play()
         case .rate(let rate): player.setRate(rate)

@@ -156,6 +156,19 @@ struct PlayCommandTests {
         ])
     }
 
+    @Test("--action seek-break plays a break from an offset into it, and primary resumes after it")
+    func actionSeekBreak() async throws {
+        let fixture = try PlayFixture()
+        defer { fixture.remove() }
+        let result = await run("play", "--virtual", "--trace", "-", "--action", "30s:seek-break:mid@4", fixture.playlist)
+        #expect(result.code == 0, "\(result.err)")
+        let events = noticeable(try traceEvents(result.out))
+        let after = Array(events.drop { !$0.hasPrefix("30 ") })
+        // "mid" is a 6 s ad: from 4 s in, 2 s are left.
+        #expect(after.contains("30 currentEvent mid"), "\(after)")
+        #expect(after.contains("32 breakEnded mid completed resumeAt=8"), "\(after)")
+    }
+
     @Test("--action skip ends a skippable break; pause and play delay the end by the pause")
     func actionSkipPausePlay() async throws {
         let fixture = try PlayFixture()
@@ -304,7 +317,7 @@ struct PlayCommandTests {
         (["play", "--speed", "2", "--virtual", "x.m3u8"], "--speed and --virtual cannot be used together"),
         (["play", "--start", "-3", "x.m3u8"], "--start must be a time such as 90, 90s or 1m30s, not '-3'"),
         (["play", "--duration", "0", "x.m3u8"], "--duration must be a time above zero"),
-        (["play", "--action", "10s:jump", "x.m3u8"], "unknown verb 'jump'; use seek:SECONDS, seek-integrated:SECONDS, pause, play, rate:R or skip"),
+        (["play", "--action", "10s:jump", "x.m3u8"], "unknown verb 'jump'; use seek:SECONDS, seek-integrated:SECONDS, seek-break:ID@SECONDS, pause, play, rate:R or skip"),
         (["play", "--action", "soon:pause", "x.m3u8"], "'soon' is not a time such as 30, 30s or 1m30s"),
         (["play", "--action", "10s:seek", "x.m3u8"], "seek needs a position"),
         (["play", "--action", "1m30s:pause:now", "x.m3u8"], "pause takes no argument"),
