@@ -56,7 +56,7 @@ if [[ $target == documents ]]; then
     # The scenario format needs only LinkConditions (and PeerID) from GroupPlayback; compiling those as
     # the module keeps the player, the coordinator and libwebsockets out of the fuzzer.
     module GroupPlayback Sources/GroupPlayback/Simulation/LinkConditions.swift Sources/GroupPlayback/Network/PeerID.swift
-    module GroupSimulation Sources/GroupSimulation/SimulationScenario.swift
+    module GroupSimulation Sources/GroupSimulation/SimulationScenario.swift Sources/GroupSimulation/SimulationScenario+Validation.swift
     echo "fuzz: linking $build/documents-fuzzer" >&2
     swiftc "${flags[@]}" -module-name DocumentFuzzer Fuzz/DocumentFuzzer.swift \
         -lGroupSimulation -lGroupPlayback -lHLSInterstitials -lHLSPlaylist -lMediaTime -o "$build/documents-fuzzer"

@@ -31,4 +31,26 @@ extension SimulationScenario {
             throw SimulationError(message: "\(error)")
         }
     }
+
+    /// Each participant's viewer and stream exist in `configuration`, and the stream is of the
+    /// participant's kind.
+    func validate(against configuration: OriginConfiguration) throws(SimulationError) {
+        for (index, participant) in participants.enumerated() {
+            let path = "participants[\(index)]"
+            let viewer = participant.viewer ?? participant.name
+            guard configuration.viewer(id: viewer) != nil else {
+                let known = configuration.viewers.map(\.id).joined(separator: ", ")
+                throw SimulationError(message: "\(path).viewer: the origin has no viewer \"\(viewer)\" (it has \(known))")
+            }
+            let streamID = participant.stream ?? "movie"
+            guard let stream = configuration.stream(id: streamID) else {
+                let known = configuration.streams.map(\.id).joined(separator: ", ")
+                throw SimulationError(message: "\(path).stream: the origin has no stream \"\(streamID)\" (it has \(known))")
+            }
+            let kind = participant.kind ?? "vod"
+            guard stream.kind.rawValue == kind else {
+                throw SimulationError(message: "\(path).kind: stream \"\(streamID)\" is \(stream.kind.rawValue), not \(kind)")
+            }
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import StreamOrigin
 
 /// The bounds a scenario's values are checked against: a scenario file comes from outside, and a
 /// value the simulator cannot honour is refused with its JSON path instead of trapping, spinning
@@ -120,28 +119,6 @@ extension SimulationScenario {
             // Seek targets (to, timeline, offset) are checked as they are decoded.
             if let rate = action.rate, !(rate.isFinite && Self.rates.contains(rate)) {
                 throw fail(path + ".rate", "\(rate) is not a playback rate (\(Int(Self.rates.lowerBound)) to \(Int(Self.rates.upperBound)))")
-            }
-        }
-    }
-
-    /// Each participant's viewer and stream exist in `configuration`, and the stream is of the
-    /// participant's kind.
-    func validate(against configuration: OriginConfiguration) throws(SimulationError) {
-        for (index, participant) in participants.enumerated() {
-            let path = "participants[\(index)]"
-            let viewer = participant.viewer ?? participant.name
-            guard configuration.viewer(id: viewer) != nil else {
-                let known = configuration.viewers.map(\.id).joined(separator: ", ")
-                throw SimulationError(message: "\(path).viewer: the origin has no viewer \"\(viewer)\" (it has \(known))")
-            }
-            let streamID = participant.stream ?? "movie"
-            guard let stream = configuration.stream(id: streamID) else {
-                let known = configuration.streams.map(\.id).joined(separator: ", ")
-                throw SimulationError(message: "\(path).stream: the origin has no stream \"\(streamID)\" (it has \(known))")
-            }
-            let kind = participant.kind ?? "vod"
-            guard stream.kind.rawValue == kind else {
-                throw SimulationError(message: "\(path).kind: stream \"\(streamID)\" is \(stream.kind.rawValue), not \(kind)")
             }
         }
     }
