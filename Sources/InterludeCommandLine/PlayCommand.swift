@@ -306,10 +306,10 @@ enum PlayCommand: Subcommand {
                 throw UsageError(message: "--retry-max-delay must not be shorter than --retry-delay", command: spec)
             }
             if let time = try seconds("timeout", within: MediaTime(value: 1, timescale: 10)...MediaTime(seconds: 3600)) {
-                timeout = Self.interval(time)
+                timeout = MediaTime(time).seconds
             }
             if let time = try seconds("deadline", within: MediaTime(value: 1, timescale: 10)...MediaTime(seconds: 86_400)) {
-                deadline = Self.interval(time)
+                deadline = MediaTime(time).seconds
             }
             func size(_ name: String) throws -> Int? {
                 try arguments.value(name).map { value in
@@ -322,11 +322,6 @@ enum PlayCommand: Subcommand {
             if let bytes = try size("max-playlist-size") { configuration.maxPlaylistBytes = bytes }
             if let bytes = try size("max-asset-list-size") { configuration.maxAssetListBytes = bytes }
             if let bytes = try size("max-segment-size") { configuration.maxSegmentBytes = bytes }
-        }
-
-        private static func interval(_ duration: Duration) -> TimeInterval {
-            let (seconds, attoseconds) = duration.components
-            return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
         }
     }
 }

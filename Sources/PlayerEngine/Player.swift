@@ -87,23 +87,21 @@ public final class Player: Sendable {
     private func withState<T>(_ body: (inout State) -> T) -> T {
         var (result, batch) = state.withLock { state -> (T, [Effect]) in
             let result = body(&state)
-            guard !state.isPerforming, !state.outbox.isEmpty else { return (result, []) }
-            state.isPerforming = true
-            defer { state.outbox.removeAll(keepingCapacity: true) }
-            return (result, state.outbox)
+            return (result, state.isPerforming ? [] : Self.takeOutbox(&state))
         }
         while !batch.isEmpty {
             for effect in batch { perform(effect) }
-            batch = state.withLock { state in
-                guard !state.outbox.isEmpty else {
-                    state.isPerforming = false
-                    return []
-                }
-                defer { state.outbox.removeAll(keepingCapacity: true) }
-                return state.outbox
-            }
+            batch = state.withLock { Self.takeOutbox(&$0) }
         }
         return result
+    }
+
+    /// The queued effects, for this thread to perform (it becomes the one that does); when none
+    /// are left, no thread is performing any more.
+    private static func takeOutbox(_ state: inout State) -> [Effect] {
+        state.isPerforming = !state.outbox.isEmpty
+        defer { state.outbox.removeAll(keepingCapacity: true) }
+        return state.outbox
     }
 
     private func perform(_ effect: Effect) {
