@@ -20,7 +20,10 @@ let package = Package(
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
         .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+        .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupCoordination", targets: ["GroupCoordination"]),
         .library(name: "GroupPlayback", targets: ["GroupPlayback"]),
+        .library(name: "GroupPlaybackTesting", targets: ["GroupPlaybackTesting"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
         .executable(name: "interlude", targets: ["interlude"]),
@@ -36,14 +39,24 @@ let package = Package(
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "CLibCurl"],
             swiftSettings: strictSettings
         ),
+        .target(name: "GroupWire", dependencies: ["MediaTime"], swiftSettings: strictSettings),
+        .target(name: "GroupCoordination", dependencies: ["GroupWire", "MediaTime"], swiftSettings: strictSettings),
         .target(
             name: "GroupPlayback",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GroupPlaybackTesting",
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "GroupSimulation",
-            dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "GroupPlayback", "StreamOrigin"],
+            dependencies: [
+                "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine",
+                "GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "StreamOrigin",
+            ],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -102,12 +115,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupPlaybackTests",
-            dependencies: ["GroupPlayback", "PlayerEngine", "HLSInterstitials", "MediaTime", "VirtualTime", "TestSupport"],
+            dependencies: ["GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "PlayerEngine", "HLSInterstitials", "MediaTime", "VirtualTime", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GroupSimulationTests",
-            dependencies: ["GroupSimulation", "GroupPlayback", "StreamOrigin", "HLSPlaylist", "MediaTime"],
+            dependencies: ["GroupSimulation", "GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "StreamOrigin", "HLSPlaylist", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -53,13 +53,15 @@ shopt -s nullglob
 
 if [[ $target == documents ]]; then
     module HLSInterstitials Sources/HLSInterstitials/*.swift
-    # The scenario format needs only LinkConditions (and PeerID) from GroupPlayback; compiling those as
-    # the module keeps the player, the coordinator and libwebsockets out of the fuzzer.
-    module GroupPlayback Sources/GroupPlayback/Simulation/LinkConditions.swift Sources/GroupPlayback/Network/PeerID.swift
+    # The scenario format needs PeerID (GroupWire, which needs only MediaTime) and LinkConditions
+    # (compiled alone as GroupPlaybackTesting), which keeps the player, the coordinator and
+    # libwebsockets out of the fuzzer.
+    module GroupWire Sources/GroupWire/*.swift
+    module GroupPlaybackTesting Sources/GroupPlaybackTesting/LinkConditions.swift
     module GroupSimulation Sources/GroupSimulation/SimulationScenario.swift Sources/GroupSimulation/SimulationScenario+Validation.swift
     echo "fuzz: linking $build/documents-fuzzer" >&2
     swiftc "${flags[@]}" -module-name DocumentFuzzer Fuzz/DocumentFuzzer.swift \
-        -lGroupSimulation -lGroupPlayback -lHLSInterstitials -lHLSPlaylist -lMediaTime -o "$build/documents-fuzzer"
+        -lGroupSimulation -lGroupPlaybackTesting -lGroupWire -lHLSInterstitials -lHLSPlaylist -lMediaTime -o "$build/documents-fuzzer"
     seeds=(Fuzz/documents/* Examples/Scenarios/*.json)
     cp -n "${seeds[@]}" Fuzz/corpus-documents/
     echo "fuzz: ${#seeds[@]} seed files, $(find Fuzz/corpus-documents -type f | wc -l) inputs in Fuzz/corpus-documents" >&2

@@ -1,5 +1,8 @@
 import Foundation
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import MediaTime
 
 /// What `interlude simulate` runs: participants with their streams and ads, their clocks and

@@ -1,5 +1,8 @@
 import Foundation
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import MediaTime
 import TestSupport
 import Testing

@@ -1,4 +1,7 @@
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import Testing
 
 /// Two channel ends, peers 1 and 2, exchanging numbered payloads over a simulated network.

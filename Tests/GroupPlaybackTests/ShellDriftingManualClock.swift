@@ -1,4 +1,7 @@
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import VirtualTime
 
 /// A participant's host clock on a shared ``ManualClock`` (true time): it reads what `drift` says

@@ -1,4 +1,7 @@
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import HLSInterstitials
 import MediaTime
 import PlayerEngine

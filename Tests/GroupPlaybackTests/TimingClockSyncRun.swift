@@ -1,4 +1,7 @@
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 
 /// A group-clock session on the simulated network: a server (peer 0) keeps the group clock on its
 /// own drifting clock, clients 1…n probe it with ``GroupClockEstimator`` and the error of each

@@ -1,4 +1,7 @@
+import GroupCoordination
 import GroupPlayback
+import GroupPlaybackTesting
+import GroupWire
 import Testing
 
 @Suite struct GroupClockEstimatorTests {

@@ -1,3 +1,5 @@
+import GroupCoordination
+import GroupWire
 import HLSInterstitials
 import MediaTime
 import PlayerEngine

@@ -1,3 +1,4 @@
+import GroupWire
 import MediaTime
 
 /// Coordinates a player that is not Interlude's (Apple's `AVDelegatingPlaybackCoordinator`,

@@ -1,3 +1,4 @@
+import GroupWire
 import Synchronization
 
 /// A group session's network in one process, on an injected clock: each member joins with a

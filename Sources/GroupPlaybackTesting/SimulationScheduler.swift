@@ -1,3 +1,4 @@
+import GroupWire
 /// The simulator's event queue on virtual time: events come out in time order, and in the order
 /// they were scheduled when their times are equal, so a run is a deterministic function of its
 /// inputs. Synchronous: the caller pops an event, handles it (scheduling others), and repeats;

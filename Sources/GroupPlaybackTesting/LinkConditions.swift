@@ -1,3 +1,4 @@
+import GroupWire
 /// How one direction of a path between two peers behaves in the ``SimulatedNetwork``.
 ///
 /// The one-way delay of a frame is uniform in `latency ± jitter` (never negative), drawn

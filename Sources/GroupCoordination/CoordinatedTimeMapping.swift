@@ -1,4 +1,3 @@
-import HLSInterstitials
 import MediaTime
 
 /// One participant's correspondence between its own playback positions and the group's
@@ -43,17 +42,6 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
             self.duration = duration
             self.resumptionOffset = resumptionOffset
             self.contentMayVary = contentMayVary
-        }
-
-        /// A break from a scheduled interstitial (its resolved start, duration and resumption offset).
-        public init(_ scheduled: InterstitialSchedule.Break) {
-            self.init(
-                eventIdentifier: scheduled.id,
-                itemTime: scheduled.start,
-                duration: scheduled.playoutDuration,
-                resumptionOffset: scheduled.resumptionOffset,
-                contentMayVary: scheduled.event.contentMayVary
-            )
         }
     }
 

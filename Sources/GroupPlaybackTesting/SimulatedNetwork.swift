@@ -1,3 +1,4 @@
+import GroupWire
 /// The network of a simulated group session on virtual time (pure value): it decides the fate of
 /// every frame — when it arrives, or that it is lost — from per-direction ``LinkConditions``,
 /// ``Partition``s, and a seed, and it holds each peer's ``DriftingClock``.

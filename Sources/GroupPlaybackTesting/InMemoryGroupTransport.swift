@@ -1,3 +1,4 @@
+import GroupWire
 /// One member's end of an ``InMemoryGroupNetwork``: frames sent through it suffer the network's
 /// latency, jitter, loss, reordering and partitions; frames for it arrive in ``incomingFrames``.
 public final class InMemoryGroupTransport: GroupTransport {

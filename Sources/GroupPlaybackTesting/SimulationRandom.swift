@@ -1,3 +1,4 @@
+import GroupWire
 /// SplitMix64 (Steele, Lea and Flood, 2014): the simulator's deterministic random numbers, so that a
 /// seed fixes every jitter, loss and drift of a run on every machine.
 public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {

@@ -1,3 +1,4 @@
+import GroupWire
 /// A coordinator's message on the wire, with the participant that sent it: a transport knows
 /// peers, the coordinator knows participants, and the envelope ties the two together (a reply to a
 /// joiner goes to the peer its hello came from).
