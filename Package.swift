@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "GroupWire", dependencies: ["MediaTime"], swiftSettings: strictSettings),
-        .target(name: "GroupCoordination", dependencies: ["GroupWire", "MediaTime"], swiftSettings: strictSettings),
+        .target(name: "GroupCoordination", dependencies: ["GroupWire", "HLSInterstitials", "MediaTime"], swiftSettings: strictSettings),
         .target(
             name: "GroupPlayback",
             dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],

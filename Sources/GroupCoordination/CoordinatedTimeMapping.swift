@@ -1,3 +1,4 @@
+import HLSInterstitials
 import MediaTime
 
 /// One participant's correspondence between its own playback positions and the group's

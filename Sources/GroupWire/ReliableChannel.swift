@@ -115,7 +115,6 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     /// When ``tick(at:)`` is next needed: a retransmission or a delayed acknowledgement is due.
     /// `nil` when nothing waits. Complexity: O(frames in flight).
     public var nextDeadline: Duration? {
-        @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
         get {
             var deadline = acknowledgementDeadline
             for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
@@ -138,7 +137,6 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     public var smoothedRoundTripTime: Duration? { smoothedRoundTrip }
 
     /// Sends `payload` after everything sent before it. Transmits at once when the window allows.
-    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func send(_ payload: Payload, at now: Duration) -> Output {
         var output = Output()
         if backlogHead == backlog.count, inFlight.count - inFlightHead < configuration.sendWindow {
@@ -151,7 +149,6 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Takes a frame from the other end: delivers what is now in order, processes its
     /// acknowledgement (which may free the window or reveal losses), and acknowledges.
-    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func receive(_ frame: ReliableFrame<Payload>, at now: Duration) -> Output {
         var output = Output()
         var acknowledgeNow = false
@@ -168,7 +165,6 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Does what is due at `now`: retransmits frames whose timeout passed, sends a delayed
     /// acknowledgement.
-    @_specialize(exported: true, where Payload == CoordinationMessage)  // the simulator's channels
     public mutating func tick(at now: Duration) -> Output {
         var output = Output()
         for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged && inFlight[index].retransmitAt <= now {
