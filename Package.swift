@@ -73,6 +73,11 @@ let package = Package(
         ),
         .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
         .target(
+            name: "GroupService",
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "StreamOrigin",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
             swiftSettings: strictSettings
@@ -121,6 +126,11 @@ let package = Package(
         .testTarget(
             name: "GroupSimulationTests",
             dependencies: ["GroupSimulation", "GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "StreamOrigin", "HLSPlaylist", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupServiceTests",
+            dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
