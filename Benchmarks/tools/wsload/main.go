@@ -204,7 +204,8 @@ type connection struct {
 	index, group int
 	conn         *websocket.Conn
 	opened       bool
-	latencies    []int64 // nanoseconds, written only by the reader
+	abandoned    atomic.Bool // closed by wsload before it opened; its read error is not news
+	latencies    []int64     // nanoseconds, written only by the reader
 	lastRound    int
 	readErr      error
 	helloSeen    chan struct{}
@@ -273,6 +274,7 @@ func (r *runner) dial(c *connection) {
 			return
 		case <-time.After(r.config.dialTimeout):
 			r.errors.add("hello-timeout", errors.New("no reply to the hello"))
+			c.abandoned.Store(true)
 			conn.Close()
 			return
 		}
@@ -310,7 +312,7 @@ func (r *runner) read(c *connection) {
 		_, message, err := c.conn.ReadMessage()
 		now := r.since()
 		if err != nil {
-			if !r.closing.Load() {
+			if !r.closing.Load() && !c.abandoned.Load() {
 				c.readErr = err
 				r.errors.add(classify("read", err), err)
 			}
