@@ -58,7 +58,14 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
+        .target(name: "GroupService", dependencies: ["CCrypto"], path: "Sources/GroupService", swiftSettings: strictSettings),
         .target(
             name: "StreamOrigin",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
@@ -113,6 +120,11 @@ let package = Package(
         .testTarget(
             name: "NetworkIOTests",
             dependencies: ["NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupServiceTests",
+            dependencies: ["GroupService", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
