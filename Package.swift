@@ -64,7 +64,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
+        .target(
+            name: "NetworkIO",
+            dependencies: ["CLibWebSockets"],
+            swiftSettings: strictSettings,
+            // libwebsockets.h brings in OpenSSL's headers; NetworkIO checks TLS files with libssl.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
         .target(name: "GroupService", dependencies: ["CCrypto"], path: "Sources/GroupService", swiftSettings: strictSettings),
         .target(
             name: "StreamOrigin",
