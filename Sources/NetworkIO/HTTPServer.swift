@@ -183,7 +183,7 @@ extension HTTPServer {
         public var webSocket: WebSocketConfiguration
         /// When set, the port speaks only HTTPS and `wss://` (HTTP/1.1 over TLS); plain
         /// connections are dropped during the TLS handshake.
-        public var tls: TLSConfiguration?
+        public var tls: TLS?
         /// How long a graceful shutdown may take before remaining connections are dropped.
         public var shutdownGracePeriod: Duration
         /// Called once per completed HTTP response, on the service thread: keep it quick (append
@@ -198,7 +198,7 @@ extension HTTPServer {
             maximumRequestBodyBytes: Int = 1 << 20,
             isCORSEnabled: Bool = true,
             webSocket: WebSocketConfiguration = WebSocketConfiguration(),
-            tls: TLSConfiguration? = nil,
+            tls: TLS? = nil,
             shutdownGracePeriod: Duration = .seconds(10),
             accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)? = nil
         ) {
@@ -320,7 +320,7 @@ final class ServerStatistics: Sendable {
 struct LoopSettings: Sendable {
     enum Role: Sendable {
         case server(ServerSettings)
-        case client(WebSocketClient.TLSConfiguration)
+        case client(WebSocketClient.TLS)
     }
 
     var role: Role

@@ -55,7 +55,7 @@ extension LoopDriver {
         return "the server's certificate was refused: \(String(cString: text))"
     }
 
-    private static func checkServerFiles(_ tls: HTTPServer.TLSConfiguration) -> NetworkIOError? {
+    private static func checkServerFiles(_ tls: HTTPServer.TLS) -> NetworkIOError? {
         if let error = checkReadable(tls.certificatePath, .certificate) ?? checkReadable(tls.privateKeyPath, .privateKey) {
             return error
         }

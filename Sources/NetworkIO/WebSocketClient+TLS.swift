@@ -1,7 +1,7 @@
 extension WebSocketClient {
     /// How a client verifies the servers it reaches with `wss://`. By default it trusts the
     /// system's certificate authorities and checks that the certificate names the URL's host.
-    public struct TLSConfiguration: Sendable, Equatable {
+    public struct TLS: Sendable, Equatable {
         /// A PEM file of certificates to trust instead of the system's (a private CA, or a
         /// server's own self-signed certificate). Loaded by the client's first `connect`, which
         /// throws `NetworkIOError.tlsUnusable` when it cannot be.

@@ -8,17 +8,17 @@
 ///
 /// A client owns one service thread, started by the first `connect`, shared by all of its
 /// connections. `shared` lives for the whole process and trusts the system's certificate
-/// authorities for `wss://`; a client made with other ``TLSConfiguration`` trusts what it says.
+/// authorities for `wss://`; a client made with other ``TLS`` trusts what it says.
 public final class WebSocketClient: Sendable {
     /// The process-wide client.
     public static let shared = WebSocketClient()
 
     /// How `wss://` servers are verified, for every connection of this client.
-    public let tls: TLSConfiguration
+    public let tls: TLS
     private let loop: ServiceLoop
 
     /// A client with its own service thread, verifying `wss://` servers as `tls` says.
-    public init(tls: TLSConfiguration = TLSConfiguration()) {
+    public init(tls: TLS = TLS()) {
         self.tls = tls
         loop = ServiceLoop(settings: LoopSettings(role: .client(tls)))
     }

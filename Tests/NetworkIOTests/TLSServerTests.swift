@@ -10,7 +10,7 @@ struct TLSServerTests {
         let path: String
         var certificate: String { path + "/cert.pem" }
         var privateKey: String { path + "/key.pem" }
-        var tls: HTTPServer.TLSConfiguration { .init(certificatePath: certificate, privateKeyPath: privateKey) }
+        var tls: HTTPServer.TLS { .init(certificatePath: certificate, privateKeyPath: privateKey) }
 
         static func make(names: String = "DNS:localhost,IP:127.0.0.1") async throws -> CertificateDirectory {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-tls-\(UUID().uuidString)").path
@@ -153,7 +153,7 @@ struct TLSServerTests {
             let missing = directory.path + "/absent.pem"
             let garbage = directory.path + "/garbage.pem"
             try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: garbage))
-            let cases: [(HTTPServer.TLSConfiguration, NetworkIOError.TLSFile, String)] = [
+            let cases: [(HTTPServer.TLS, NetworkIOError.TLSFile, String)] = [
                 (.init(certificatePath: missing, privateKeyPath: directory.privateKey), .certificate, missing),
                 (.init(certificatePath: directory.certificate, privateKeyPath: missing), .privateKey, missing),
                 (.init(certificatePath: garbage, privateKeyPath: directory.privateKey), .certificate, garbage),

@@ -197,7 +197,7 @@ private struct PayloadReader {
         guard index + 4 <= bytes.count else { throw .malformed }
         var value: UInt32 = 0
         for byte in bytes[index..<index + 4] {
-            guard let digit = Self.hexDigit(byte) else { throw .malformed }
+            guard let digit = Hex.value(of: byte) else { throw .malformed }
             value = value << 4 | UInt32(digit)
         }
         index += 4
@@ -206,14 +206,5 @@ private struct PayloadReader {
 
     private static func digit(_ byte: UInt8) -> UInt8? {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? byte - UInt8(ascii: "0") : nil
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,5 +1,5 @@
 /// Why an invitation token was refused, in the order ``TokenKeyRing/verify(_:now:expectedSession:)``
-/// checks: size, shape, key, signature, payload, time, session.
+/// checks: size, shape, key, signature, payload, time, session (then, by the caller, revocation).
 public enum InvitationTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Longer than ``TokenKeyRing/maximumTokenBytes``; nothing else was looked at.
     case tooLarge(bytes: Int)
@@ -18,9 +18,9 @@ public enum InvitationTokenError: Error, Sendable, Hashable, CustomStringConvert
     case notYetValid
     /// Valid, but for another session than the one being joined.
     case wrongSession
-    /// ``TokenKeyRing/sign(_:)`` only: the claims make a token longer than verification accepts
-    /// (a very long stream URL).
-    case claimsTooLarge(bytes: Int)
+    /// Its ``InvitationClaims/tokenID`` was revoked (or, for a single-use invitation, used):
+    /// thrown by the caller that keeps that record, not by ``TokenKeyRing``.
+    case revoked
 
     public var description: String {
         switch self {
@@ -32,7 +32,7 @@ public enum InvitationTokenError: Error, Sendable, Hashable, CustomStringConvert
         case .expired: "invitation token refused: expired"
         case .notYetValid: "invitation token refused: not yet valid"
         case .wrongSession: "invitation token refused: issued for another session"
-        case .claimsTooLarge(let bytes): "cannot sign the invitation: the token would be \(bytes) bytes, more than \(TokenKeyRing.maximumTokenBytes)"
+        case .revoked: "invitation token refused: revoked"
         }
     }
 }

@@ -47,7 +47,7 @@ extension TokenKeyRing {
             # Interlude invitation-token keys: one "<key id> <secret in hex>" per line. The first
             # signs, every one verifies. To rotate, add a new first line; remove the old line once
             # the tokens it signed have expired. Keep this file private (chmod 600).
-            \(key.id) \(hex(key.secret))
+            \(key.id) \(Hex.encode(key.secret))
 
             """
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -83,7 +83,7 @@ extension TokenKeyRing {
         for (index, line) in contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let fields = line.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
             guard let first = fields.first, first.first != UInt8(ascii: "#") else { continue }
-            guard fields.count == 2, let secret = Self.bytes(hex: fields[1]) else {
+            guard fields.count == 2, let secret = Hex.decode(fields[1]) else {
                 throw .malformedKeyLine(path: path, line: index + 1)
             }
             let key = TokenKey(id: String(decoding: first, as: UTF8.self), secret: secret)
@@ -99,36 +99,6 @@ extension TokenKeyRing {
             return try TokenKeyRing(keys: keys, signingKeyID: keys.first?.id ?? "")
         } catch {
             throw .invalidKeyFile(path: path, line: nil, reason: error)
-        }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
-    }
-
-    private static func bytes(hex: ArraySlice<UInt8>) -> [UInt8]? {
-        guard hex.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for symbol in hex {
-            guard let value = hexValue(symbol) else { return nil }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ symbol: UInt8) -> UInt8? {
-        switch symbol {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): symbol - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): symbol - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): symbol - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

@@ -7,7 +7,7 @@
 /// (compared in constant time), and parses JSON only once the tag has matched.
 ///
 ///     let ring = try TokenKeyRing.load(contentsOf: "/etc/interlude/token-keys")
-///     let token = try ring.sign(InvitationClaims(sessionID: id, role: .viewer, issuedAt: now, lifetimeSeconds: 600))
+///     let token = ring.sign(InvitationClaims(sessionID: id, role: .viewer, issuedAt: now, lifetimeSeconds: 600))
 ///     let claims = try ring.verify(token, now: now, expectedSession: id)
 public struct TokenKeyRing: Sendable {
     /// Every key, the signing key among them, in the order given.
@@ -54,16 +54,23 @@ public struct TokenKeyRing: Sendable {
 
     public var signingKey: TokenKey { keys[signingIndex] }
 
-    /// A token carrying `claims`, signed with the signing key. Throws `.claimsTooLarge` when it
-    /// would be longer than ``maximumTokenBytes`` (only a stream URL of more than about 1.3 KB
-    /// makes it so), since ``verify(_:now:expectedSession:)`` would refuse it.
-    public func sign(_ claims: InvitationClaims) throws(InvitationTokenError) -> String {
+    /// A token carrying `claims`, signed with the signing key. ``verify(_:now:expectedSession:)``
+    /// refuses a token longer than ``maximumTokenBytes``: with ids of the usual sizes that
+    /// leaves about 1.3 KB for the stream URL, so bound it where it is accepted
+    /// (``isWithinSizeLimit(_:)`` tells).
+    public func sign(_ claims: InvitationClaims) -> String {
         let key = signingKey
         let signed = Array("\(Self.version).\(key.id).\(Base64URL.encode(claims.payload))".utf8)
         let tag = LibCrypto.hmacSHA256(key: key.secret, message: signed)
-        let token = String(decoding: signed, as: UTF8.self) + "." + Base64URL.encode(tag)
-        guard token.utf8.count <= Self.maximumTokenBytes else { throw .claimsTooLarge(bytes: token.utf8.count) }
-        return token
+        return String(decoding: signed, as: UTF8.self) + "." + Base64URL.encode(tag)
+    }
+
+    /// Whether the token for `claims` is short enough to be verified, whichever key signs it.
+    public static func isWithinSizeLimit(_ claims: InvitationClaims) -> Bool {
+        let tagCharacters = 43
+        let length = version.utf8.count + 1 + TokenKey.maximumIDCharacters + 1
+            + (claims.payload.count * 4 + 2) / 3 + 1 + tagCharacters
+        return length <= maximumTokenBytes
     }
 
     /// The claims of `token` if one of the keys signed it, it is valid at `now` (Unix seconds,
