@@ -71,7 +71,20 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
-        .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "NetworkIO",
+            dependencies: ["CLibWebSockets"],
+            swiftSettings: strictSettings,
+            // libwebsockets.h brings in OpenSSL's headers; NetworkIO checks TLS files with libssl.
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .target(name: "GroupService", dependencies: ["CCrypto"], path: "Sources/GroupService", swiftSettings: strictSettings),
         .target(
             name: "GroupService",
             dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO"],
@@ -136,6 +149,11 @@ let package = Package(
         .testTarget(
             name: "NetworkIOTests",
             dependencies: ["NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupServiceTests",
+            dependencies: ["GroupService", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
