@@ -84,10 +84,9 @@ let package = Package(
             // libwebsockets.h brings in OpenSSL's headers; NetworkIO checks TLS files with libssl.
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
-        .target(name: "GroupService", dependencies: ["CCrypto"], path: "Sources/GroupService", swiftSettings: strictSettings),
         .target(
             name: "GroupService",
-            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO"],
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO", "CCrypto"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -143,17 +142,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupServiceTests",
-            dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime"],
+            dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NetworkIOTests",
             dependencies: ["NetworkIO"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "GroupServiceTests",
-            dependencies: ["GroupService", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
