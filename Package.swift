@@ -58,7 +58,14 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "NetworkIO", dependencies: ["CLibWebSockets"], swiftSettings: strictSettings),
+        .target(name: "GroupService", dependencies: ["CSQLite"], path: "Sources/GroupService", swiftSettings: strictSettings),
         .target(
             name: "StreamOrigin",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
@@ -108,6 +115,20 @@ let package = Package(
         .testTarget(
             name: "GroupSimulationTests",
             dependencies: ["GroupSimulation", "GroupPlayback", "StreamOrigin", "HLSPlaylist", "MediaTime"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GroupServiceTests",
+            dependencies: ["GroupService", "TestSupport"],
+            path: "Tests/GroupServiceTests",
+            swiftSettings: strictSettings
+        ),
+        // Commits batches until it is killed, printing each acknowledged version; the crash test in
+        // GroupServiceTests runs it and SIGKILLs it. Not part of any product.
+        .executableTarget(
+            name: "store-crash-writer",
+            dependencies: ["GroupService"],
+            path: "Tests/StoreCrashWriter",
             swiftSettings: strictSettings
         ),
         .testTarget(
