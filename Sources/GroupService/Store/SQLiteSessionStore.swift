@@ -26,6 +26,9 @@ public final class SQLiteSessionStore: SessionStore {
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = min(seconds, Int64(Int32.max)) * 1_000 + attoseconds / 1_000_000_000_000_000
         try connection.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
+        try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        // Before WAL mode, which rewrites the header: a file that is refused is left as it was.
+        try Self.migrate(connection)
         let mode = try connection.rows("PRAGMA journal_mode = WAL") { $0.text(0) }
         guard mode.first == "wal" else {
             throw .sqlite(
@@ -38,8 +41,6 @@ public final class SQLiteSessionStore: SessionStore {
                 )
             )
         }
-        try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
-        try Self.migrate(connection)
         self.path = path
         self.eventsKeptPerSession = max(1, eventsKeptPerSession)
         self.connection = Mutex(connection)
