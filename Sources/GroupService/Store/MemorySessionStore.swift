@@ -19,7 +19,23 @@ public final class MemorySessionStore: SessionStore {
         var events: [SessionEvent] = []
         /// Retain key → version of the newest event with it.
         var retained: [String: UInt64] = [:]
+        /// The command ids of `events`, with their versions.
+        var commands: [CommandKey: UInt64] = [:]
         var participants: [String: ParticipantRecord] = [:]
+
+        /// Drops the events below `version` that the snapshot does not hold.
+        mutating func trim(before version: UInt64) {
+            let kept = Set(retained.values)
+            let dropped = events.prefix { $0.version < version }.filter { !kept.contains($0.version) }
+            guard !dropped.isEmpty else { return }
+            for event in dropped {
+                if let commandID = event.commandID {
+                    commands[CommandKey(session: record.id, sender: event.sender, commandID: commandID)] = nil
+                }
+            }
+            let droppedVersions = Set(dropped.map(\.version))
+            events.removeAll { droppedVersions.contains($0.version) }
+        }
     }
 
     /// `eventsKeptPerSession` is at least 1.
@@ -41,23 +57,21 @@ public final class MemorySessionStore: SessionStore {
             sessions[id].map { StoredSessionState(version: $0.record.version, isEnded: $0.record.endedAt != nil) }
         }
         for record in batch.newSessions { state.sessions[record.id] = Session(record: record) }
+        // `checked` found every session the batch names, so the force unwraps below hold.
         for entry in batch.events {
             let event = entry.event
-            if let commandID = event.commandID,
-                state.sessions[entry.session]!.events.contains(where: { $0.sender == event.sender && $0.commandID == commandID })
-            {
-                throw .duplicateCommand(session: entry.session, sender: event.sender, commandID: commandID)
+            if let commandID = event.commandID {
+                let key = CommandKey(session: entry.session, sender: event.sender, commandID: commandID)
+                guard state.sessions[entry.session]!.commands.updateValue(event.version, forKey: key) == nil else {
+                    throw .duplicateCommand(session: entry.session, sender: event.sender, commandID: commandID)
+                }
             }
             state.sessions[entry.session]!.events.append(event)
             if let key = event.retainKey { state.sessions[entry.session]!.retained[key] = event.version }
         }
         for (id, version) in versions {
             state.sessions[id]!.record.version = version
-            if version > UInt64(kept) {
-                let cutoff = version - UInt64(kept)
-                let retained = Set(state.sessions[id]!.retained.values)
-                state.sessions[id]!.events.removeAll { $0.version <= cutoff && !retained.contains($0.version) }
-            }
+            if version > UInt64(kept) { state.sessions[id]!.trim(before: version - UInt64(kept) + 1) }
         }
         for participant in batch.participants {
             state.sessions[participant.session]!.participants[participant.id] = participant
@@ -98,7 +112,7 @@ public final class MemorySessionStore: SessionStore {
 
     public func commandVersion(session: String, sender: String, commandID: String) -> UInt64? {
         state.withLock { state in
-            state.sessions[session]?.events.last { $0.sender == sender && $0.commandID == commandID }?.version
+            state.sessions[session]?.commands[CommandKey(session: session, sender: sender, commandID: commandID)]
         }
     }
 
