@@ -123,6 +123,21 @@ struct StoreConformanceTests {
         }
     }
 
+    @Test("loadAll brings the newest versions of each log, as many as asked for and the log holds", arguments: StoreKind.allCases)
+    func restoredLog(kind: StoreKind) throws {
+        try kind.withStore(eventsKept: 6) { store in
+            var batch = makeBatch(newSession: "a", events: 1...10)
+            batch.events[1].event.retainKey = "playbackState"
+            batch.newSessions.append(session("b", createdAt: 1))
+            try store.commit(batch)
+            #expect(try store.loadAll(logLength: 3).map { $0.log.map(\.version) } == [[8, 9, 10], []])
+            #expect(try store.loadAll(logLength: 7).first?.log.map(\.version) == [5, 6, 7, 8, 9, 10])
+            #expect(try store.loadAll().first?.log.map(\.version) == [2, 5, 6, 7, 8, 9, 10])
+            #expect(try store.loadAll().first?.snapshot.map(\.version) == [2])
+            #expect(try store.loadAll(logLength: 0).first?.log == [])
+        }
+    }
+
     @Test("events after a version come oldest first, up to the limit", arguments: StoreKind.allCases)
     func paging(kind: StoreKind) throws {
         try kind.withStore { store in
@@ -326,7 +341,7 @@ func event(
 
 func participant(_ id: String, in session: String, joinedAt: Int64 = 2, state: String = "present") -> ParticipantRecord {
     ParticipantRecord(
-        id: id, session: session, name: "name of \(id)", role: "viewer", resumeSecretHash: String(repeating: "0f", count: 32),
+        id: id, session: session, name: "name of \(id)", role: "viewer", secretHash: String(repeating: "0f", count: 32),
         joinedAt: joinedAt, lastSeenAt: joinedAt + 1, state: state
     )
 }

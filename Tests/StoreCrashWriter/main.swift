@@ -50,7 +50,7 @@ do throws(SessionStoreError) {
             batch.participants = [
                 ParticipantRecord(
                     id: "p\(version % 4)", session: "crash", name: "viewer", role: "viewer",
-                    resumeSecretHash: String(repeating: "ab", count: 32), joinedAt: 1, lastSeenAt: Int64(version), state: "present"
+                    secretHash: String(repeating: "ab", count: 32), joinedAt: 1, lastSeenAt: Int64(version), state: "present"
                 )
             ]
             batch.revoke("token-\(version)", expiresAt: Int64(version))

@@ -79,7 +79,7 @@ public final class MemorySessionStore: SessionStore {
         for end in batch.endedSessions where state.sessions[end.session]!.record.endedAt == nil {
             state.sessions[end.session]!.record.endedAt = end.endedAt
         }
-        for revocation in batch.revocations {
+        for revocation in batch.revokedTokens {
             state.revocations[revocation.tokenID] = max(state.revocations[revocation.tokenID] ?? .min, revocation.expiresAt)
         }
         if let now = batch.forgetsRevocationsExpiredBy {
@@ -87,16 +87,19 @@ public final class MemorySessionStore: SessionStore {
         }
     }
 
-    public func loadAll() -> [StoredSession] {
+    public func loadAll(logLength: Int) -> [StoredSession] {
         state.withLock { state in
             state.sessions.values
                 .filter { $0.record.endedAt == nil }
                 .sorted { ($0.record.createdAt, $0.record.id) < ($1.record.createdAt, $1.record.id) }
                 .map { session in
                     let retained = Set(session.retained.values)
+                    let length = UInt64(clamping: logLength)
+                    let logStart = session.record.version > length ? session.record.version - length : 0
                     return StoredSession(
                         record: session.record,
                         snapshot: session.events.filter { retained.contains($0.version) },
+                        log: session.events.filter { $0.version > logStart },
                         participants: session.participants.values.sorted { ($0.joinedAt, $0.id) < ($1.joinedAt, $1.id) }
                     )
                 }

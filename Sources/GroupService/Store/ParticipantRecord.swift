@@ -6,10 +6,10 @@ public struct ParticipantRecord: Sendable, Hashable {
     public var role: String
     /// The SHA-256 of the participant's resume secret, as lowercase hex; the store never sees
     /// the secret itself.
-    public var resumeSecretHash: String
-    /// Unix time, seconds.
+    public var secretHash: String
+    /// Unix time, milliseconds.
     public var joinedAt: Int64
-    /// Unix time, seconds.
+    /// Unix time, milliseconds.
     public var lastSeenAt: Int64
     /// `present`, `lost` or `left` (opaque to the store).
     public var state: String
@@ -19,7 +19,7 @@ public struct ParticipantRecord: Sendable, Hashable {
         session: String,
         name: String,
         role: String,
-        resumeSecretHash: String,
+        secretHash: String,
         joinedAt: Int64,
         lastSeenAt: Int64,
         state: String
@@ -28,7 +28,7 @@ public struct ParticipantRecord: Sendable, Hashable {
         self.session = session
         self.name = name
         self.role = role
-        self.resumeSecretHash = resumeSecretHash
+        self.secretHash = secretHash
         self.joinedAt = joinedAt
         self.lastSeenAt = lastSeenAt
         self.state = state

@@ -48,7 +48,7 @@ extension SQLiteSessionStore {
             id TEXT NOT NULL,
             name TEXT NOT NULL,
             role TEXT NOT NULL,
-            resume_secret_hash TEXT NOT NULL,
+            secret_hash TEXT NOT NULL,
             joined_at INTEGER NOT NULL,
             last_seen_at INTEGER NOT NULL,
             state TEXT NOT NULL,

@@ -36,7 +36,7 @@ public final class SQLiteSessionStore: SessionStore {
                     path: path,
                     operation: "journal_mode",
                     sql: "PRAGMA journal_mode = WAL",
-                    code: 0,
+                    code: 1,
                     message: "the journal mode stayed \(mode.first.flatMap { $0 } ?? "unknown")"
                 )
             )
@@ -81,11 +81,11 @@ public final class SQLiteSessionStore: SessionStore {
                     try connection.run(
                         """
                         INSERT OR REPLACE INTO participant
-                            (session, id, name, role, resume_secret_hash, joined_at, last_seen_at, state)
+                            (session, id, name, role, secret_hash, joined_at, last_seen_at, state)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                         .text(participant.session), .text(participant.id), .text(participant.name), .text(participant.role),
-                        .text(participant.resumeSecretHash), .integer(participant.joinedAt), .integer(participant.lastSeenAt),
+                        .text(participant.secretHash), .integer(participant.joinedAt), .integer(participant.lastSeenAt),
                         .text(participant.state)
                     )
                 }
@@ -94,7 +94,7 @@ public final class SQLiteSessionStore: SessionStore {
                         "UPDATE session SET ended_at = coalesce(ended_at, ?) WHERE id = ?", .integer(end.endedAt), .text(end.session)
                     )
                 }
-                for revocation in batch.revocations {
+                for revocation in batch.revokedTokens {
                     try connection.run(
                         """
                         INSERT INTO revoked_token (token_id, expires_at) VALUES (?1, ?2)
@@ -139,7 +139,7 @@ public final class SQLiteSessionStore: SessionStore {
     /// `SQLITE_CONSTRAINT_UNIQUE`.
     private static let uniqueConstraint: Int32 = 2067
 
-    public func loadAll() throws(SessionStoreError) -> [StoredSession] {
+    public func loadAll(logLength: Int) throws(SessionStoreError) -> [StoredSession] {
         try connection.withLock { (connection) throws(SessionStoreError) in
             // One read transaction, so that the three queries see the same commit.
             try connection.transaction("BEGIN") { () throws(SessionStoreError) in
@@ -164,7 +164,7 @@ public final class SQLiteSessionStore: SessionStore {
                 ) { (row) throws(SessionStoreError) in (try row.requiredText(0, table: "event"), try Self.event(row, from: 1)) }
                 let participants = try connection.rows(
                     """
-                    SELECT p.session, p.id, p.name, p.role, p.resume_secret_hash, p.joined_at, p.last_seen_at, p.state
+                    SELECT p.session, p.id, p.name, p.role, p.secret_hash, p.joined_at, p.last_seen_at, p.state
                     FROM participant p JOIN session s ON s.id = p.session
                     WHERE s.ended_at IS NULL ORDER BY p.session, p.joined_at, p.id
                     """
@@ -174,7 +174,7 @@ public final class SQLiteSessionStore: SessionStore {
                         session: try row.requiredText(0, table: "participant"),
                         name: try row.requiredText(2, table: "participant"),
                         role: try row.requiredText(3, table: "participant"),
-                        resumeSecretHash: try row.requiredText(4, table: "participant"),
+                        secretHash: try row.requiredText(4, table: "participant"),
                         joinedAt: try row.requiredInteger(5, table: "participant"),
                         lastSeenAt: try row.requiredInteger(6, table: "participant"),
                         state: try row.requiredText(7, table: "participant")
@@ -182,11 +182,16 @@ public final class SQLiteSessionStore: SessionStore {
                 }
                 let snapshotBySession = Dictionary(grouping: snapshots, by: \.0).mapValues { $0.map(\.1) }
                 let participantsBySession = Dictionary(grouping: participants, by: \.session)
-                return records.map {
+                let length = UInt64(clamping: logLength)
+                return try records.map { (record) throws(SessionStoreError) in
                     StoredSession(
-                        record: $0,
-                        snapshot: snapshotBySession[$0.id] ?? [],
-                        participants: participantsBySession[$0.id] ?? []
+                        record: record,
+                        snapshot: snapshotBySession[record.id] ?? [],
+                        log: try Self.events(
+                            session: record.id, after: record.version > length ? record.version - length : 0, limit: Int(length),
+                            on: connection
+                        ),
+                        participants: participantsBySession[record.id] ?? []
                     )
                 }
             }
@@ -195,11 +200,20 @@ public final class SQLiteSessionStore: SessionStore {
 
     public func events(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> [SessionEvent] {
         try connection.withLock { (connection) throws(SessionStoreError) in
-            try connection.rows(
-                "SELECT \(Self.eventColumns) FROM event e WHERE session = ? AND version > ? ORDER BY version LIMIT ?",
-                .text(session), .version(version), .integer(Int64(max(0, limit)))
-            ) { (row) throws(SessionStoreError) in try Self.event(row, from: 0) }
+            try Self.events(session: session, after: version, limit: limit, on: connection)
         }
+    }
+
+    private static func events(
+        session: String,
+        after version: UInt64,
+        limit: Int,
+        on connection: SQLiteConnection
+    ) throws(SessionStoreError) -> [SessionEvent] {
+        try connection.rows(
+            "SELECT \(eventColumns) FROM event e WHERE session = ? AND version > ? ORDER BY version LIMIT ?",
+            .text(session), .version(version), .integer(Int64(max(0, limit)))
+        ) { (row) throws(SessionStoreError) in try event(row, from: 0) }
     }
 
     public func commandVersion(session: String, sender: String, commandID: String) throws(SessionStoreError) -> UInt64? {

@@ -3,9 +3,10 @@ public struct SessionRecord: Sendable, Hashable {
     public var id: String
     /// The stream the group watches (opaque to the store).
     public var stream: String
-    /// Unix time, seconds.
+    /// Unix time, milliseconds: the server's wall clock, which the session's group clock counts
+    /// from.
     public var createdAt: Int64
-    /// Unix time, seconds; `nil` while the session runs.
+    /// Unix time, milliseconds; `nil` while the session runs.
     public var endedAt: Int64?
     /// The version of the last sequenced event; 0 before the first.
     public var version: UInt64

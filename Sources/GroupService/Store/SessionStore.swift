@@ -8,9 +8,9 @@ public protocol SessionStore: Sendable {
     /// durable (for SQLite: after `COMMIT` succeeded with `synchronous=FULL`).
     func commit(_ batch: StoreBatch) throws(SessionStoreError)
 
-    /// Every session that has not ended, ordered by creation time then id, with its snapshot
-    /// and participants.
-    func loadAll() throws(SessionStoreError) -> [StoredSession]
+    /// Every session that has not ended, ordered by creation time then id, with its snapshot,
+    /// the events of its newest `logLength` versions that the log holds, and its participants.
+    func loadAll(logLength: Int) throws(SessionStoreError) -> [StoredSession]
 
     /// Up to `limit` events with versions above `version`, oldest first, for gap repair and
     /// resume. The log keeps the newest events of each session only: when the first event
@@ -25,6 +25,14 @@ public protocol SessionStore: Sendable {
     /// Whether the token id was revoked and not forgotten yet (see
     /// `StoreBatch.forgetsRevocationsExpiredBy`).
     func isRevoked(tokenID: String) throws(SessionStoreError) -> Bool
+}
+
+extension SessionStore {
+    /// Every session that has not ended, with the newest 1,000 events of each log (the server
+    /// core's default `logLength`).
+    public func loadAll() throws(SessionStoreError) -> [StoredSession] {
+        try loadAll(logLength: 1_000)
+    }
 }
 
 /// How many events the store keeps per session when not told otherwise: events older than the

@@ -15,8 +15,9 @@ public struct StoreBatch: Sendable, Hashable {
     /// Sessions to end; ending an ended session keeps its first end.
     public var endedSessions: [SessionEnd] = []
     /// Token ids to refuse until their expiry.
-    public var revocations: [TokenRevocation] = []
-    /// When set, revocations that expire at or before this unix time (seconds) are forgotten.
+    public var revokedTokens: [TokenRevocation] = []
+    /// When set, revocations that expire at or before this time (unix seconds, as `expiresAt`)
+    /// are forgotten.
     public var forgetsRevocationsExpiredBy: Int64?
 
     /// An event and the session it belongs to.
@@ -33,7 +34,7 @@ public struct StoreBatch: Sendable, Hashable {
     /// The end of a session.
     public struct SessionEnd: Sendable, Hashable {
         public var session: String
-        /// Unix time, seconds.
+        /// Unix time, milliseconds.
         public var endedAt: Int64
 
         public init(session: String, endedAt: Int64) {
@@ -58,7 +59,7 @@ public struct StoreBatch: Sendable, Hashable {
 
     /// Whether committing the batch would change nothing.
     public var isEmpty: Bool {
-        newSessions.isEmpty && events.isEmpty && participants.isEmpty && endedSessions.isEmpty && revocations.isEmpty
+        newSessions.isEmpty && events.isEmpty && participants.isEmpty && endedSessions.isEmpty && revokedTokens.isEmpty
             && forgetsRevocationsExpiredBy == nil
     }
 
@@ -71,6 +72,6 @@ public struct StoreBatch: Sendable, Hashable {
     }
 
     public mutating func revoke(_ tokenID: String, expiresAt: Int64) {
-        revocations.append(TokenRevocation(tokenID: tokenID, expiresAt: expiresAt))
+        revokedTokens.append(TokenRevocation(tokenID: tokenID, expiresAt: expiresAt))
     }
 }
