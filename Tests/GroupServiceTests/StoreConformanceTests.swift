@@ -10,19 +10,19 @@ struct StoreConformanceTests {
     func roundTrip(kind: StoreKind) throws {
         try kind.withStore { store in
             var batch = StoreBatch()
-            batch.newSessions = [session("a", createdAt: 10), session("b", createdAt: 5)]
-            batch.append(event(1, key: "playbackState", payload: #"{"rate":1}"#), to: "a")
-            batch.append(event(2, sender: "p1", key: nil, command: "c1", payload: "{\"text\":\"hé \u{0} ✓\"}"), to: "a")
-            batch.append(event(1, sender: "", key: "adSchedule"), to: "b")
-            batch.participants = [participant("p1", in: "a"), participant("p0", in: "a", joinedAt: 1)]
+            batch.newSessions = [SessionRecord.fixture("a", createdAt: 10), SessionRecord.fixture("b", createdAt: 5)]
+            batch.append(SessionEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#), to: "a")
+            batch.append(SessionEvent.fixture(2, sender: "p1", key: nil, command: "c1", payload: "{\"text\":\"hé \u{0} ✓\"}"), to: "a")
+            batch.append(SessionEvent.fixture(1, sender: "", key: "adSchedule"), to: "b")
+            batch.participants = [ParticipantRecord.fixture("p1", in: "a"), ParticipantRecord.fixture("p0", in: "a", joinedAt: 1)]
             try store.commit(batch)
 
             let loaded = try store.loadAll()
             #expect(loaded.map(\.record.id) == ["b", "a"])
             #expect(loaded[1].record.version == 2)
-            #expect(loaded[1].snapshot == [event(1, key: "playbackState", payload: #"{"rate":1}"#)])
+            #expect(loaded[1].snapshot == [SessionEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#)])
             #expect(loaded[1].participants.map(\.id) == ["p0", "p1"])
-            #expect(loaded[0].snapshot == [event(1, sender: "", key: "adSchedule")])
+            #expect(loaded[0].snapshot == [SessionEvent.fixture(1, sender: "", key: "adSchedule")])
             #expect(try store.events(session: "a", after: 0, limit: 10).map(\.payload)[1] == "{\"text\":\"hé \u{0} ✓\"}")
         }
     }
@@ -30,26 +30,26 @@ struct StoreConformanceTests {
     @Test("a batch whose events skip or repeat a version is refused, and nothing of it is kept", arguments: StoreKind.allCases)
     func versionGap(kind: StoreKind) throws {
         try kind.withStore { store in
-            try store.commit(makeBatch(newSession: "a", events: 1...3))
+            try store.commit(StoreBatch.fixture(newSession: "a", events: 1...3))
             let before = try store.loadAll()
 
             var gap = StoreBatch()
-            gap.newSessions = [session("b")]
-            gap.append(event(1), to: "b")
-            gap.append(event(5), to: "a")
-            gap.participants = [participant("p9", in: "a")]
+            gap.newSessions = [SessionRecord.fixture("b")]
+            gap.append(SessionEvent.fixture(1), to: "b")
+            gap.append(SessionEvent.fixture(5), to: "a")
+            gap.participants = [ParticipantRecord.fixture("p9", in: "a")]
             gap.revoke("t1", expiresAt: 100)
             #expect(throws: SessionStoreError.versionGap(session: "a", expected: 4, found: 5)) { try store.commit(gap) }
 
             var repeated = StoreBatch()
-            repeated.append(event(4), to: "a")
-            repeated.append(event(4), to: "a")
+            repeated.append(SessionEvent.fixture(4), to: "a")
+            repeated.append(SessionEvent.fixture(4), to: "a")
             #expect(throws: SessionStoreError.versionGap(session: "a", expected: 5, found: 4)) { try store.commit(repeated) }
 
             #expect(try store.loadAll() == before)
             #expect(try store.events(session: "a", after: 0, limit: 10).map(\.version) == [1, 2, 3])
             #expect(try !store.isRevoked(tokenID: "t1"))
-            try store.commit(makeBatch(events: 4...4, to: "a"))
+            try store.commit(StoreBatch.fixture(events: 4...4, to: "a"))
             #expect(try store.loadAll().first?.record.version == 4)
         }
     }
@@ -58,25 +58,25 @@ struct StoreConformanceTests {
     func commandIDs(kind: StoreKind) throws {
         try kind.withStore { store in
             var first = StoreBatch()
-            first.newSessions = [session("a"), session("b")]
-            first.append(event(1, sender: "p1", command: "c1"), to: "a")
-            first.append(event(2, sender: "p2", command: "c1"), to: "a")
-            first.append(event(1, sender: "p1", command: "c1"), to: "b")
+            first.newSessions = [SessionRecord.fixture("a"), SessionRecord.fixture("b")]
+            first.append(SessionEvent.fixture(1, sender: "p1", command: "c1"), to: "a")
+            first.append(SessionEvent.fixture(2, sender: "p2", command: "c1"), to: "a")
+            first.append(SessionEvent.fixture(1, sender: "p1", command: "c1"), to: "b")
             try store.commit(first)
             #expect(try store.commandVersion(session: "a", sender: "p1", commandID: "c1") == 1)
             #expect(try store.commandVersion(session: "a", sender: "p2", commandID: "c1") == 2)
             #expect(try store.commandVersion(session: "a", sender: "p3", commandID: "c1") == nil)
 
             var retry = StoreBatch()
-            retry.append(event(3, sender: "p3", command: "c2"), to: "a")
-            retry.append(event(4, sender: "p1", command: "c1"), to: "a")
+            retry.append(SessionEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
+            retry.append(SessionEvent.fixture(4, sender: "p1", command: "c1"), to: "a")
             let duplicate = SessionStoreError.duplicateCommand(session: "a", sender: "p1", commandID: "c1")
             #expect(throws: duplicate) { try store.commit(retry) }
             #expect(try store.commandVersion(session: "a", sender: "p3", commandID: "c2") == nil)
 
             var twice = StoreBatch()
-            twice.append(event(3, sender: "p3", command: "c2"), to: "a")
-            twice.append(event(4, sender: "p3", command: "c2"), to: "a")
+            twice.append(SessionEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
+            twice.append(SessionEvent.fixture(4, sender: "p3", command: "c2"), to: "a")
             #expect(throws: SessionStoreError.duplicateCommand(session: "a", sender: "p3", commandID: "c2")) {
                 try store.commit(twice)
             }
@@ -88,14 +88,14 @@ struct StoreConformanceTests {
     func snapshot(kind: StoreKind) throws {
         try kind.withStore { store in
             var batch = StoreBatch()
-            batch.newSessions = [session("a")]
+            batch.newSessions = [SessionRecord.fixture("a")]
             for (version, key) in zip(1..., ["playbackState", "participantState/p1", nil, "playbackState", nil]) {
-                batch.append(event(UInt64(version), key: key), to: "a")
+                batch.append(SessionEvent.fixture(UInt64(version), key: key), to: "a")
             }
             try store.commit(batch)
             var later = StoreBatch()
-            later.append(event(6, key: "participantState/p1"), to: "a")
-            later.append(event(7, key: "participantState/p2"), to: "a")
+            later.append(SessionEvent.fixture(6, key: "participantState/p1"), to: "a")
+            later.append(SessionEvent.fixture(7, key: "participantState/p2"), to: "a")
             try store.commit(later)
             #expect(try store.loadAll()[0].snapshot.map(\.version) == [4, 6, 7])
             #expect(try store.loadAll()[0].snapshot.map(\.retainKey) == ["playbackState", "participantState/p1", "participantState/p2"])
@@ -106,17 +106,17 @@ struct StoreConformanceTests {
     func trimming(kind: StoreKind) throws {
         try kind.withStore(eventsKept: 5) { store in
             var batch = StoreBatch()
-            batch.newSessions = [session("a"), session("b")]
-            batch.append(event(1, key: "playbackState"), to: "a")
-            batch.append(event(2, key: "participantState/p1", command: "old"), to: "a")
-            for version in 3...12 { batch.append(event(UInt64(version)), to: "a") }
-            batch.append(event(1), to: "b")
+            batch.newSessions = [SessionRecord.fixture("a"), SessionRecord.fixture("b")]
+            batch.append(SessionEvent.fixture(1, key: "playbackState"), to: "a")
+            batch.append(SessionEvent.fixture(2, key: "participantState/p1", command: "old"), to: "a")
+            for version in 3...12 { batch.append(SessionEvent.fixture(UInt64(version)), to: "a") }
+            batch.append(SessionEvent.fixture(1), to: "b")
             try store.commit(batch)
             #expect(try store.events(session: "a", after: 0, limit: 100).map(\.version) == [1, 2, 8, 9, 10, 11, 12])
             #expect(try store.commandVersion(session: "a", sender: "p1", commandID: "old") == 2)
 
             // A newer playbackState frees event 1; trimming happens as the session's log grows.
-            try store.commit(makeBatch(events: 13...13, to: "a", key: "playbackState"))
+            try store.commit(StoreBatch.fixture(events: 13...13, to: "a", key: "playbackState"))
             #expect(try store.events(session: "a", after: 0, limit: 100).map(\.version) == [2, 9, 10, 11, 12, 13])
             #expect(try store.loadAll()[0].snapshot.map(\.version) == [2, 13])
             #expect(try store.events(session: "b", after: 0, limit: 100).map(\.version) == [1])
@@ -126,9 +126,9 @@ struct StoreConformanceTests {
     @Test("loadAll brings the newest versions of each log, as many as asked for and the log holds", arguments: StoreKind.allCases)
     func restoredLog(kind: StoreKind) throws {
         try kind.withStore(eventsKept: 6) { store in
-            var batch = makeBatch(newSession: "a", events: 1...10)
+            var batch = StoreBatch.fixture(newSession: "a", events: 1...10)
             batch.events[1].event.retainKey = "playbackState"
-            batch.newSessions.append(session("b", createdAt: 1))
+            batch.newSessions.append(SessionRecord.fixture("b", createdAt: 1))
             try store.commit(batch)
             #expect(try store.loadAll(logLength: 3).map { $0.log.map(\.version) } == [[8, 9, 10], []])
             #expect(try store.loadAll(logLength: 7).first?.log.map(\.version) == [5, 6, 7, 8, 9, 10])
@@ -141,7 +141,7 @@ struct StoreConformanceTests {
     @Test("events after a version come oldest first, up to the limit", arguments: StoreKind.allCases)
     func paging(kind: StoreKind) throws {
         try kind.withStore { store in
-            try store.commit(makeBatch(newSession: "a", events: 1...9))
+            try store.commit(StoreBatch.fixture(newSession: "a", events: 1...9))
             #expect(try store.events(session: "a", after: 3, limit: 4).map(\.version) == [4, 5, 6, 7])
             #expect(try store.events(session: "a", after: 8, limit: 4).map(\.version) == [9])
             #expect(try store.events(session: "a", after: 9, limit: 4).isEmpty)
@@ -176,15 +176,15 @@ struct StoreConformanceTests {
     @Test("an ended session is not loaded, takes no more events, and keeps its first end", arguments: StoreKind.allCases)
     func endedSessions(kind: StoreKind) throws {
         try kind.withStore { store in
-            var batch = makeBatch(newSession: "a", events: 1...2)
-            batch.newSessions.append(session("b"))
+            var batch = StoreBatch.fixture(newSession: "a", events: 1...2)
+            batch.newSessions.append(SessionRecord.fixture("b"))
             batch.end("a", at: 50)
             try store.commit(batch)
             #expect(try store.loadAll().map(\.record.id) == ["b"])
-            #expect(throws: SessionStoreError.sessionEnded("a")) { try store.commit(makeBatch(events: 3...3, to: "a")) }
+            #expect(throws: SessionStoreError.sessionEnded("a")) { try store.commit(StoreBatch.fixture(events: 3...3, to: "a")) }
             var again = StoreBatch()
             again.end("a", at: 60)
-            again.participants = [participant("p1", in: "a", state: "left")]
+            again.participants = [ParticipantRecord.fixture("p1", in: "a", state: "left")]
             try store.commit(again)
             #expect(try store.events(session: "a", after: 0, limit: 10).map(\.version) == [1, 2])
         }
@@ -193,17 +193,17 @@ struct StoreConformanceTests {
     @Test("events, participants and ends for a missing session are refused, and a session is created once", arguments: StoreKind.allCases)
     func unknownSessions(kind: StoreKind) throws {
         try kind.withStore { store in
-            try store.commit(makeBatch(newSession: "a", events: 1...1))
-            #expect(throws: SessionStoreError.unknownSession("x")) { try store.commit(makeBatch(events: 1...1, to: "x")) }
+            try store.commit(StoreBatch.fixture(newSession: "a", events: 1...1))
+            #expect(throws: SessionStoreError.unknownSession("x")) { try store.commit(StoreBatch.fixture(events: 1...1, to: "x")) }
             var participants = StoreBatch()
-            participants.participants = [participant("p1", in: "x")]
+            participants.participants = [ParticipantRecord.fixture("p1", in: "x")]
             #expect(throws: SessionStoreError.unknownSession("x")) { try store.commit(participants) }
             var end = StoreBatch()
             end.end("x", at: 1)
             #expect(throws: SessionStoreError.unknownSession("x")) { try store.commit(end) }
-            #expect(throws: SessionStoreError.duplicateSession("a")) { try store.commit(makeBatch(newSession: "a")) }
+            #expect(throws: SessionStoreError.duplicateSession("a")) { try store.commit(StoreBatch.fixture(newSession: "a")) }
             var twice = StoreBatch()
-            twice.newSessions = [session("b"), session("b")]
+            twice.newSessions = [SessionRecord.fixture("b"), SessionRecord.fixture("b")]
             #expect(throws: SessionStoreError.duplicateSession("b")) { try store.commit(twice) }
             var huge = StoreBatch()
             huge.newSessions = [SessionRecord(id: "c", stream: "s", createdAt: 0, version: .max)]
@@ -215,12 +215,12 @@ struct StoreConformanceTests {
     @Test("a participant is replaced by the next record with its session and id", arguments: StoreKind.allCases)
     func participantUpsert(kind: StoreKind) throws {
         try kind.withStore { store in
-            var batch = makeBatch(newSession: "a")
-            batch.newSessions.append(session("b"))
-            batch.participants = [participant("p1", in: "a"), participant("p1", in: "b")]
+            var batch = StoreBatch.fixture(newSession: "a")
+            batch.newSessions.append(SessionRecord.fixture("b"))
+            batch.participants = [ParticipantRecord.fixture("p1", in: "a"), ParticipantRecord.fixture("p1", in: "b")]
             try store.commit(batch)
             var update = StoreBatch()
-            update.participants = [participant("p1", in: "a", state: "lost")]
+            update.participants = [ParticipantRecord.fixture("p1", in: "a", state: "lost")]
             try store.commit(update)
             #expect(try store.loadAll().map { $0.participants.map(\.state) } == [["lost"], ["present"]])
         }
@@ -262,7 +262,7 @@ struct StoreConformanceTests {
         var next = versions
         if versions.count < 3 || random.chance(0.05) {
             let id = random.chance(0.9) ? "s\(turn)" : "s0"
-            batch.newSessions = [session(id, createdAt: Int64(turn))]
+            batch.newSessions = [SessionRecord.fixture(id, createdAt: Int64(turn))]
             next[id] = next[id] ?? 0
         }
         for _ in 0..<Int.random(in: 0...4, using: &random) {
@@ -272,10 +272,10 @@ struct StoreConformanceTests {
             next[id] = version
             let key = random.chance(0.4) ? random.pick(["playbackState", "participantState/p1", "adSchedule"]) : nil
             let command = random.chance(0.3) ? "c\(Int.random(in: 0..<6, using: &random))" : nil
-            batch.append(event(version, sender: random.pick(["p1", "p2"]), key: key, command: command), to: id)
+            batch.append(SessionEvent.fixture(version, sender: random.pick(["p1", "p2"]), key: key, command: command), to: id)
         }
         if random.chance(0.3), let id = next.keys.sorted().first {
-            batch.participants = [participant(random.pick(["p1", "p2"]), in: id, state: random.pick(["present", "lost"]))]
+            batch.participants = [ParticipantRecord.fixture(random.pick(["p1", "p2"]), in: id, state: random.pick(["present", "lost"]))]
         }
         if random.chance(0.02), let id = next.keys.sorted().last { batch.end(id, at: Int64(turn)) }
         if random.chance(0.2) { batch.revoke("t\(Int.random(in: 0..<5, using: &random))", expiresAt: Int64(turn + 20)) }
@@ -322,34 +322,49 @@ final class TemporaryDirectory {
     func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-func session(_ id: String, createdAt: Int64 = 0) -> SessionRecord {
-    SessionRecord(id: id, stream: "vod/\(id)", createdAt: createdAt)
+extension SessionRecord {
+    /// A session on stream `vod/ID`.
+    static func fixture(_ id: String, createdAt: Int64 = 0) -> SessionRecord {
+        SessionRecord(id: id, stream: "vod/\(id)", createdAt: createdAt)
+    }
 }
 
-func event(
-    _ version: UInt64,
-    sender: String = "p1",
-    key: String? = nil,
-    command: String? = nil,
-    payload: String = "{}"
-) -> SessionEvent {
-    SessionEvent(
-        version: version, sender: sender, kind: key.map { String($0.prefix { $0 != "/" }) } ?? "custom", retainKey: key,
-        commandID: command, payload: payload, recordedAt: Int64(version) * 1_000
-    )
+extension SessionEvent {
+    /// An event whose kind is its retain key's first component, or `custom`.
+    static func fixture(
+        _ version: UInt64,
+        sender: String = "p1",
+        key: String? = nil,
+        command: String? = nil,
+        payload: String = "{}"
+    ) -> SessionEvent {
+        SessionEvent(
+            version: version, sender: sender, kind: key.map { String($0.prefix { $0 != "/" }) } ?? "custom", retainKey: key,
+            commandID: command, payload: payload, recordedAt: Int64(version) * 1_000
+        )
+    }
 }
 
-func participant(_ id: String, in session: String, joinedAt: Int64 = 2, state: String = "present") -> ParticipantRecord {
-    ParticipantRecord(
-        id: id, session: session, name: "name of \(id)", role: "viewer", secretHash: String(repeating: "0f", count: 32),
-        joinedAt: joinedAt, lastSeenAt: joinedAt + 1, state: state
-    )
+extension ParticipantRecord {
+    static func fixture(_ id: String, in session: String, joinedAt: Int64 = 2, state: String = "present") -> ParticipantRecord {
+        ParticipantRecord(
+            id: id, session: session, name: "name of \(id)", role: "viewer", secretHash: String(repeating: "0f", count: 32),
+            joinedAt: joinedAt, lastSeenAt: joinedAt + 1, state: state
+        )
+    }
 }
 
-/// A batch of plain events with the versions in `versions`, to a new session or an existing one.
-func makeBatch(newSession: String? = nil, events versions: ClosedRange<UInt64>? = nil, to id: String? = nil, key: String? = nil) -> StoreBatch {
-    var batch = StoreBatch()
-    if let newSession { batch.newSessions = [session(newSession)] }
-    for version in versions.map(Array.init) ?? [] { batch.append(event(version, key: key), to: id ?? newSession ?? "") }
-    return batch
+extension StoreBatch {
+    /// A batch of plain events with the versions in `versions`, to a new session or an existing one.
+    static func fixture(
+        newSession: String? = nil,
+        events versions: ClosedRange<UInt64>? = nil,
+        to id: String? = nil,
+        key: String? = nil
+    ) -> StoreBatch {
+        var batch = StoreBatch()
+        if let newSession { batch.newSessions = [.fixture(newSession)] }
+        for version in versions.map(Array.init) ?? [] { batch.append(.fixture(version, key: key), to: id ?? newSession ?? "") }
+        return batch
+    }
 }

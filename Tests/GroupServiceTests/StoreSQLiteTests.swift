@@ -12,14 +12,14 @@ struct StoreSQLiteTests {
         let expected: [StoredSession]
         do {
             let store = try SQLiteSessionStore(path: path, eventsKeptPerSession: 4)
-            var first = makeBatch(newSession: "a", events: 1...3)
-            first.newSessions.append(session("gone"))
+            var first = StoreBatch.fixture(newSession: "a", events: 1...3)
+            first.newSessions.append(SessionRecord.fixture("gone"))
             first.events[0].event.retainKey = "playbackState"
             first.events[1].event.commandID = "c1"
-            first.participants = [participant("p1", in: "a"), participant("p2", in: "a", joinedAt: 0)]
+            first.participants = [ParticipantRecord.fixture("p1", in: "a"), ParticipantRecord.fixture("p2", in: "a", joinedAt: 0)]
             first.revoke("t1", expiresAt: 99)
             try store.commit(first)
-            var second = makeBatch(events: 4...6, to: "a")
+            var second = StoreBatch.fixture(events: 4...6, to: "a")
             second.end("gone", at: 7)
             try store.commit(second)
             expected = try store.loadAll()
@@ -34,9 +34,9 @@ struct StoreSQLiteTests {
         #expect(try store.commandVersion(session: "a", sender: "p1", commandID: "c1") == nil, "trimmed with its event")
         #expect(try store.isRevoked(tokenID: "t1"))
         #expect(throws: SessionStoreError.versionGap(session: "a", expected: 7, found: 8)) {
-            try store.commit(makeBatch(events: 8...8, to: "a"))
+            try store.commit(StoreBatch.fixture(events: 8...8, to: "a"))
         }
-        try store.commit(makeBatch(events: 7...7, to: "a"))
+        try store.commit(StoreBatch.fixture(events: 7...7, to: "a"))
         #expect(try store.integrityProblems() == [])
     }
 
@@ -46,7 +46,7 @@ struct StoreSQLiteTests {
         let path = directory.file("sessions.sqlite")
         do {
             let store = try SQLiteSessionStore(path: path)
-            try store.commit(makeBatch(newSession: "a", events: 1...1))
+            try store.commit(StoreBatch.fixture(newSession: "a", events: 1...1))
             #expect(try permissions(of: path) == 0o600)
             #expect(try permissions(of: path + "-wal") == 0o600)
         }
@@ -109,12 +109,12 @@ struct StoreSQLiteTests {
     func corruptRow() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sessions.sqlite")
-        try SQLiteSessionStore(path: path).commit(makeBatch(newSession: "a", events: 1...1))
+        try SQLiteSessionStore(path: path).commit(StoreBatch.fixture(newSession: "a", events: 1...1))
         try SQLiteConnection(path: path).executeScript("PRAGMA ignore_check_constraints = ON; UPDATE session SET version = -1")
         let store = try SQLiteSessionStore(path: path)
         #expect(throws: SessionStoreError.corruptRow(path: path, table: "session", detail: "version -1")) { try store.loadAll() }
         #expect(throws: SessionStoreError.corruptRow(path: path, table: "session", detail: "version -1")) {
-            try store.commit(makeBatch(events: 2...2, to: "a"))
+            try store.commit(StoreBatch.fixture(events: 2...2, to: "a"))
         }
     }
 
@@ -123,10 +123,10 @@ struct StoreSQLiteTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("sessions.sqlite")
         let store = try SQLiteSessionStore(path: path, busyTimeout: .milliseconds(20))
-        try store.commit(makeBatch(newSession: "a", events: 1...1))
+        try store.commit(StoreBatch.fixture(newSession: "a", events: 1...1))
         let other = try SQLiteConnection(path: path)
         try other.executeScript("BEGIN IMMEDIATE")
-        let error = #expect(throws: SessionStoreError.self) { try store.commit(makeBatch(events: 2...2, to: "a")) }
+        let error = #expect(throws: SessionStoreError.self) { try store.commit(StoreBatch.fixture(events: 2...2, to: "a")) }
         guard case let .sqlite(failure) = error else {
             Issue.record("expected an SQLite failure, got \(String(describing: error))")
             return
@@ -134,7 +134,7 @@ struct StoreSQLiteTests {
         #expect(failure.isBusy)
         try other.executeScript("ROLLBACK")
         #expect(try store.loadAll().first?.record.version == 1)
-        try store.commit(makeBatch(events: 2...2, to: "a"))
+        try store.commit(StoreBatch.fixture(events: 2...2, to: "a"))
         #expect(try store.loadAll().first?.record.version == 2)
     }
 
