@@ -86,8 +86,14 @@ let package = Package(
         ),
         .target(
             name: "GroupService",
-            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO", "CCrypto"],
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO", "CCrypto", "CSQLite"],
             swiftSettings: strictSettings
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(
             name: "StreamOrigin",
@@ -96,7 +102,10 @@ let package = Package(
         ),
         .target(
             name: "InterludeCommandLine",
-            dependencies: ["GroupSimulation", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin"],
+            dependencies: [
+                "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
+                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin",
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -143,6 +152,14 @@ let package = Package(
         .testTarget(
             name: "GroupServiceTests",
             dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Commits batches until it is killed, printing each acknowledged version; the crash test in
+        // GroupServiceTests runs it and SIGKILLs it. Not part of any product.
+        .executableTarget(
+            name: "store-crash-writer",
+            dependencies: ["GroupService"],
+            path: "Tests/StoreCrashWriter",
             swiftSettings: strictSettings
         ),
         .testTarget(
