@@ -59,7 +59,8 @@ public enum WireValue: Sendable, Hashable {
 /// A JSON object whose keys keep the order they were written or parsed in. Keys are unique: the
 /// parser refuses a repeated key, and ``subscript(_:)`` replaces a value in place.
 ///
-/// Lookup is linear: wire objects have a handful of keys.
+/// Equal when they hold the same fields, in any order, as JSON objects are (RFC 8259 §4); the order
+/// only decides how they are written. Lookup is linear: wire objects have a handful of keys.
 public struct WireObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// The keys, in order.
     public private(set) var keys: [String] = []
@@ -104,6 +105,18 @@ public struct WireObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// The fields in order.
     public var fields: Zip2Sequence<[String], [WireValue]> { zip(keys, values) }
+
+    public static func == (lhs: WireObject, rhs: WireObject) -> Bool {
+        lhs.count == rhs.count && lhs.fields.allSatisfy { key, value in rhs[key] == value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) {
+            hasher.combine(keys[index])
+            hasher.combine(values[index])
+        }
+    }
 }
 
 extension WireValue {
