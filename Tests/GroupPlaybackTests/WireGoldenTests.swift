@@ -139,6 +139,16 @@ struct WireSample: Sendable, CustomTestStringConvertible {
         #expect(serverTypes == ["welcome", "event", "ack", "error", "clock.reply", "pong"])
     }
 
+    @Test("the protocol document shows every golden as it is")
+    func documented() throws {
+        let document = WireSample.goldens.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/group-protocol.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        for sample in WireSample.all {
+            #expect(text.contains("```json\n" + String(decoding: sample.bytes, as: UTF8.self) + "\n```"), "\(sample.name) is not in docs/group-protocol.md")
+        }
+    }
+
     @Test("a golden reformatted with whitespace and its keys reordered decodes to the same message", arguments: WireSample.all)
     func layoutDoesNotMatter(_ sample: WireSample) throws {
         let value = try WireJSONParser().parse(sample.bytes)
