@@ -142,6 +142,7 @@ let package = Package(
         .testTarget(
             name: "GroupPlaybackTests",
             dependencies: ["GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "PlayerEngine", "HLSInterstitials", "MediaTime", "VirtualTime", "TestSupport"],
+            exclude: ["WireGoldens"],
             swiftSettings: strictSettings
         ),
         .testTarget(
