@@ -8,7 +8,7 @@ import Testing
 private struct CoreRig {
     var core = GroupServiceCore()
     var now: Duration = .seconds(1_800_000_000)
-    var sent: [ServiceConnectionID: [ServiceOutbound]] = [:]
+    var sent: [ServiceConnectionID: [SessionServerMessage]] = [:]
     var closes: [ServiceConnectionID: UInt16] = [:]
     var logs: [ServiceLogEntry] = []
     let session = "s1"
@@ -33,22 +33,22 @@ private struct CoreRig {
 
     /// Joins on `connection` and returns the welcome.
     @discardableResult
-    mutating func join(_ connection: ServiceConnectionID, role: GroupRole, name: String = "n") -> ServiceWelcome {
+    mutating func join(_ connection: ServiceConnectionID, role: GroupRole, name: String = "n") -> SessionWelcome {
         core.opened(connection, at: now)
         take(core.hello(connection, ServiceHello(session: session, role: role, name: name, resume: nil, newSecret: "secret\(connection)", newSecretHash: "hash\(connection)"), at: now))
         guard case .welcome(let welcome)? = sent[connection]?.last(where: { if case .welcome = $0 { true } else { false } }) else {
             Issue.record("no welcome for \(connection): \(sent[connection] ?? [])")
-            return ServiceWelcome(session: "", participant: "", role: .viewer, secret: "", stream: "", keepAlive: .zero, version: 0, snapshot: [], isResumption: false)
+            return SessionWelcome(session: "", participant: "none", role: .viewer, secret: "", stream: "", keepAlive: .zero, version: 0, snapshot: [], participants: [])
         }
         return welcome
     }
 
-    func events(_ connection: ServiceConnectionID) -> [SequencedEvent] {
+    func events(_ connection: ServiceConnectionID) -> [SessionEvent] {
         (sent[connection] ?? []).compactMap { if case .event(let event) = $0 { event } else { nil } }
     }
 
-    func errors(_ connection: ServiceConnectionID) -> [ServiceErrorCode] {
-        (sent[connection] ?? []).compactMap { if case .error(let code, _, _) = $0 { code } else { nil } }
+    func errors(_ connection: ServiceConnectionID) -> [SessionError.Code] {
+        (sent[connection] ?? []).compactMap { if case .error(let error) = $0 { error.code } else { nil } }
     }
 
     func acks(_ connection: ServiceConnectionID) -> [UInt64] {
@@ -68,26 +68,26 @@ struct ServiceCoreTests {
     func joinerGetsSnapshotAndOthersLearn() {
         var rig = CoreRig()
         let owner = rig.join(1, role: .owner)
-        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant, counter: 1, to: 30), at: rig.now))
+        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant.rawValue, counter: 1, to: 30), at: rig.now))
         let viewer = rig.join(2, role: .viewer, name: "bob")
-        #expect(viewer.participant == "p2")
+        #expect(viewer.participant.rawValue == "p2")
         #expect(viewer.snapshot.contains { if case .message(.playbackState(let state)) = $0.body { state.anchorTime == MediaTime(seconds: 30) } else { false } })
         #expect(viewer.version == 3)
-        #expect(rig.events(1).last?.body == .presence(PresenceChange(participant: "p2", name: "bob", role: .viewer, state: .joined)))
+        #expect(rig.events(1).last?.body == .presence(SessionEvent.Presence(participant: "p2", name: "bob", role: .viewer, state: .joined)))
     }
 
     @Test("a viewer's seek is refused with a reason and reaches nobody; a controller's is sequenced, acknowledged and fanned out")
     func viewerSeekRefused() {
         var rig = CoreRig()
         let owner = rig.join(1, role: .owner)
-        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant, counter: 1, to: 30), at: rig.now))
+        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant.rawValue, counter: 1, to: 30), at: rig.now))
         let viewer = rig.join(2, role: .viewer)
         let controller = rig.join(3, role: .controller)
         let before = rig.events(1).count
-        rig.take(rig.core.command(2, id: "v1", CoreRig.seek(by: viewer.participant, counter: 2, to: 90), at: rig.now))
+        rig.take(rig.core.command(2, id: "v1", CoreRig.seek(by: viewer.participant.rawValue, counter: 2, to: 90), at: rig.now))
         #expect(rig.errors(2) == [.forbidden])
         #expect(rig.events(1).count == before)
-        rig.take(rig.core.command(3, id: "k1", CoreRig.seek(by: controller.participant, counter: 2, to: 90), at: rig.now))
+        rig.take(rig.core.command(3, id: "k1", CoreRig.seek(by: controller.participant.rawValue, counter: 2, to: 90), at: rig.now))
         #expect(rig.acks(3).last == rig.core.sessions["s1"]?.version)
         for connection: ServiceConnectionID in [1, 2, 3] {
             #expect(rig.events(connection).last?.sender == controller.participant)
@@ -98,10 +98,10 @@ struct ServiceCoreTests {
     func viewerRestatementsAccepted() {
         var rig = CoreRig()
         let viewer = rig.join(1, role: .viewer)
-        rig.take(rig.core.command(1, id: "v1", CoreRig.seek(by: viewer.participant, counter: 0, to: 0), at: rig.now))
+        rig.take(rig.core.command(1, id: "v1", CoreRig.seek(by: viewer.participant.rawValue, counter: 0, to: 0), at: rig.now))
         #expect(rig.errors(1).isEmpty)
         rig.join(2, role: .viewer)
-        rig.take(rig.core.command(2, id: "w1", CoreRig.seek(by: viewer.participant, counter: 0, to: 0), at: rig.now))
+        rig.take(rig.core.command(2, id: "w1", CoreRig.seek(by: viewer.participant.rawValue, counter: 0, to: 0), at: rig.now))
         #expect(rig.errors(2).isEmpty)
         #expect(rig.core.refusals.isEmpty)
     }
@@ -110,7 +110,7 @@ struct ServiceCoreTests {
     func idempotentCommands() {
         var rig = CoreRig()
         let owner = rig.join(1, role: .owner)
-        let seek = CoreRig.seek(by: owner.participant, counter: 1, to: 30)
+        let seek = CoreRig.seek(by: owner.participant.rawValue, counter: 1, to: 30)
         rig.take(rig.core.command(1, id: "c1", seek, at: rig.now))
         let version = rig.core.sessions["s1"]!.version
         rig.take(rig.core.command(1, id: "c1", seek, at: rig.now))
@@ -143,21 +143,20 @@ struct ServiceCoreTests {
         rig.now += .milliseconds(200)
         rig.take(rig.core.tick(at: rig.now))
         #expect(rig.closes[2] == 1001)
-        #expect(rig.events(1).last?.body == .presence(PresenceChange(participant: viewer.participant, name: "n", role: .viewer, state: .lost)))
+        #expect(rig.events(1).last?.body == .presence(SessionEvent.Presence(participant: viewer.participant, name: "n", role: .viewer, state: .lost)))
         // The group goes on while it is away.
-        rig.take(rig.core.command(1, id: "c9", CoreRig.seek(by: owner.participant, counter: 3, to: 50), at: rig.now))
+        rig.take(rig.core.command(1, id: "c9", CoreRig.seek(by: owner.participant.rawValue, counter: 3, to: 50), at: rig.now))
         let ownerEvents = rig.events(1).count
         rig.core.opened(4, at: rig.now)
         rig.take(rig.core.hello(4, ServiceHello(session: "s1", role: .viewer, name: "n",
-            resume: .init(participant: viewer.participant, secretHash: "hash2", version: viewer.version),
+            resume: .init(participant: viewer.participant.rawValue, secretHash: "hash2", version: viewer.version),
             newSecret: "unused", newSecretHash: "unused"), at: rig.now))
         guard case .welcome(let welcome)? = rig.sent[4]?.first else { Issue.record("no welcome"); return }
-        #expect(welcome.isResumption)
         #expect(welcome.participant == viewer.participant)
         #expect(welcome.snapshot.map(\.version) == Array((viewer.version + 1)...welcome.version))
         // The owner only hears that it came back.
         #expect(rig.events(1).count == ownerEvents + 1)
-        #expect(rig.events(1).last?.body == .presence(PresenceChange(participant: viewer.participant, name: "n", role: .viewer, state: .returned)))
+        #expect(rig.events(1).last?.body == .presence(SessionEvent.Presence(participant: viewer.participant, name: "n", role: .viewer, state: .returned)))
     }
 
     @Test("a resume with the wrong secret is refused and closed with 1008")
@@ -166,7 +165,7 @@ struct ServiceCoreTests {
         let viewer = rig.join(1, role: .viewer)
         rig.core.opened(2, at: rig.now)
         rig.take(rig.core.hello(2, ServiceHello(session: "s1", role: .viewer, name: "n",
-            resume: .init(participant: viewer.participant, secretHash: "forged", version: 0), newSecret: "s", newSecretHash: "h"), at: rig.now))
+            resume: .init(participant: viewer.participant.rawValue, secretHash: "forged", version: 0), newSecret: "s", newSecretHash: "h"), at: rig.now))
         #expect(rig.errors(2) == [.unauthorized])
         #expect(rig.closes[2] == 1008)
     }
@@ -218,7 +217,7 @@ struct ServiceCoreTests {
     func restoreContinuesVersions() {
         var rig = CoreRig()
         let owner = rig.join(1, role: .owner)
-        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant, counter: 1, to: 30), at: rig.now))
+        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant.rawValue, counter: 1, to: 30), at: rig.now))
         let writes = rig.core.takeWrites()
         var restarted = GroupServiceCore()
         let session = writes.newSessions[0]
@@ -227,8 +226,8 @@ struct ServiceCoreTests {
         #expect(restarted.sessions["s1"]?.version == 2)
         restarted.opened(9, at: rig.now)
         let outputs = restarted.hello(9, ServiceHello(session: "s1", role: .owner, name: "n",
-            resume: .init(participant: owner.participant, secretHash: "hash1", version: 2), newSecret: "s", newSecretHash: "h"), at: rig.now)
-        #expect(outputs.contains { if case .send(9, .welcome(let welcome)) = $0 { welcome.isResumption && welcome.participant == owner.participant } else { false } })
+            resume: .init(participant: owner.participant.rawValue, secretHash: "hash1", version: 2), newSecret: "s", newSecretHash: "h"), at: rig.now)
+        #expect(outputs.contains { if case .send(9, .welcome(let welcome)) = $0 { welcome.snapshot.isEmpty && welcome.participant == owner.participant } else { false } })
         #expect(restarted.sessions["s1"]?.version == 2)
     }
 }

@@ -11,18 +11,18 @@ struct StoreConformanceTests {
         try kind.withStore { store in
             var batch = StoreBatch()
             batch.newSessions = [SessionRecord.fixture("a", createdAt: 10), SessionRecord.fixture("b", createdAt: 5)]
-            batch.append(SessionEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#), to: "a")
-            batch.append(SessionEvent.fixture(2, sender: "p1", key: nil, command: "c1", payload: "{\"text\":\"hé \u{0} ✓\"}"), to: "a")
-            batch.append(SessionEvent.fixture(1, sender: "", key: "adSchedule"), to: "b")
+            batch.append(StoredEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#), to: "a")
+            batch.append(StoredEvent.fixture(2, sender: "p1", key: nil, command: "c1", payload: "{\"text\":\"hé \u{0} ✓\"}"), to: "a")
+            batch.append(StoredEvent.fixture(1, sender: "", key: "adSchedule"), to: "b")
             batch.participants = [ParticipantRecord.fixture("p1", in: "a"), ParticipantRecord.fixture("p0", in: "a", joinedAt: 1)]
             try store.commit(batch)
 
             let loaded = try store.loadAll()
             #expect(loaded.map(\.record.id) == ["b", "a"])
             #expect(loaded[1].record.version == 2)
-            #expect(loaded[1].snapshot == [SessionEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#)])
+            #expect(loaded[1].snapshot == [StoredEvent.fixture(1, key: "playbackState", payload: #"{"rate":1}"#)])
             #expect(loaded[1].participants.map(\.id) == ["p0", "p1"])
-            #expect(loaded[0].snapshot == [SessionEvent.fixture(1, sender: "", key: "adSchedule")])
+            #expect(loaded[0].snapshot == [StoredEvent.fixture(1, sender: "", key: "adSchedule")])
             #expect(try store.events(session: "a", after: 0, limit: 10).map(\.payload)[1] == "{\"text\":\"hé \u{0} ✓\"}")
         }
     }
@@ -35,15 +35,15 @@ struct StoreConformanceTests {
 
             var gap = StoreBatch()
             gap.newSessions = [SessionRecord.fixture("b")]
-            gap.append(SessionEvent.fixture(1), to: "b")
-            gap.append(SessionEvent.fixture(5), to: "a")
+            gap.append(StoredEvent.fixture(1), to: "b")
+            gap.append(StoredEvent.fixture(5), to: "a")
             gap.participants = [ParticipantRecord.fixture("p9", in: "a")]
             gap.revoke("t1", expiresAt: 100)
             #expect(throws: SessionStoreError.versionGap(session: "a", expected: 4, found: 5)) { try store.commit(gap) }
 
             var repeated = StoreBatch()
-            repeated.append(SessionEvent.fixture(4), to: "a")
-            repeated.append(SessionEvent.fixture(4), to: "a")
+            repeated.append(StoredEvent.fixture(4), to: "a")
+            repeated.append(StoredEvent.fixture(4), to: "a")
             #expect(throws: SessionStoreError.versionGap(session: "a", expected: 5, found: 4)) { try store.commit(repeated) }
 
             #expect(try store.loadAll() == before)
@@ -59,24 +59,24 @@ struct StoreConformanceTests {
         try kind.withStore { store in
             var first = StoreBatch()
             first.newSessions = [SessionRecord.fixture("a"), SessionRecord.fixture("b")]
-            first.append(SessionEvent.fixture(1, sender: "p1", command: "c1"), to: "a")
-            first.append(SessionEvent.fixture(2, sender: "p2", command: "c1"), to: "a")
-            first.append(SessionEvent.fixture(1, sender: "p1", command: "c1"), to: "b")
+            first.append(StoredEvent.fixture(1, sender: "p1", command: "c1"), to: "a")
+            first.append(StoredEvent.fixture(2, sender: "p2", command: "c1"), to: "a")
+            first.append(StoredEvent.fixture(1, sender: "p1", command: "c1"), to: "b")
             try store.commit(first)
             #expect(try store.commandVersion(session: "a", sender: "p1", commandID: "c1") == 1)
             #expect(try store.commandVersion(session: "a", sender: "p2", commandID: "c1") == 2)
             #expect(try store.commandVersion(session: "a", sender: "p3", commandID: "c1") == nil)
 
             var retry = StoreBatch()
-            retry.append(SessionEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
-            retry.append(SessionEvent.fixture(4, sender: "p1", command: "c1"), to: "a")
+            retry.append(StoredEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
+            retry.append(StoredEvent.fixture(4, sender: "p1", command: "c1"), to: "a")
             let duplicate = SessionStoreError.duplicateCommand(session: "a", sender: "p1", commandID: "c1")
             #expect(throws: duplicate) { try store.commit(retry) }
             #expect(try store.commandVersion(session: "a", sender: "p3", commandID: "c2") == nil)
 
             var twice = StoreBatch()
-            twice.append(SessionEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
-            twice.append(SessionEvent.fixture(4, sender: "p3", command: "c2"), to: "a")
+            twice.append(StoredEvent.fixture(3, sender: "p3", command: "c2"), to: "a")
+            twice.append(StoredEvent.fixture(4, sender: "p3", command: "c2"), to: "a")
             #expect(throws: SessionStoreError.duplicateCommand(session: "a", sender: "p3", commandID: "c2")) {
                 try store.commit(twice)
             }
@@ -90,12 +90,12 @@ struct StoreConformanceTests {
             var batch = StoreBatch()
             batch.newSessions = [SessionRecord.fixture("a")]
             for (version, key) in zip(1..., ["playbackState", "participantState/p1", nil, "playbackState", nil]) {
-                batch.append(SessionEvent.fixture(UInt64(version), key: key), to: "a")
+                batch.append(StoredEvent.fixture(UInt64(version), key: key), to: "a")
             }
             try store.commit(batch)
             var later = StoreBatch()
-            later.append(SessionEvent.fixture(6, key: "participantState/p1"), to: "a")
-            later.append(SessionEvent.fixture(7, key: "participantState/p2"), to: "a")
+            later.append(StoredEvent.fixture(6, key: "participantState/p1"), to: "a")
+            later.append(StoredEvent.fixture(7, key: "participantState/p2"), to: "a")
             try store.commit(later)
             #expect(try store.loadAll()[0].snapshot.map(\.version) == [4, 6, 7])
             #expect(try store.loadAll()[0].snapshot.map(\.retainKey) == ["playbackState", "participantState/p1", "participantState/p2"])
@@ -107,10 +107,10 @@ struct StoreConformanceTests {
         try kind.withStore(eventsKept: 5) { store in
             var batch = StoreBatch()
             batch.newSessions = [SessionRecord.fixture("a"), SessionRecord.fixture("b")]
-            batch.append(SessionEvent.fixture(1, key: "playbackState"), to: "a")
-            batch.append(SessionEvent.fixture(2, key: "participantState/p1", command: "old"), to: "a")
-            for version in 3...12 { batch.append(SessionEvent.fixture(UInt64(version)), to: "a") }
-            batch.append(SessionEvent.fixture(1), to: "b")
+            batch.append(StoredEvent.fixture(1, key: "playbackState"), to: "a")
+            batch.append(StoredEvent.fixture(2, key: "participantState/p1", command: "old"), to: "a")
+            for version in 3...12 { batch.append(StoredEvent.fixture(UInt64(version)), to: "a") }
+            batch.append(StoredEvent.fixture(1), to: "b")
             try store.commit(batch)
             #expect(try store.events(session: "a", after: 0, limit: 100).map(\.version) == [1, 2, 8, 9, 10, 11, 12])
             #expect(try store.commandVersion(session: "a", sender: "p1", commandID: "old") == 2)
@@ -272,7 +272,7 @@ struct StoreConformanceTests {
             next[id] = version
             let key = random.chance(0.4) ? random.pick(["playbackState", "participantState/p1", "adSchedule"]) : nil
             let command = random.chance(0.3) ? "c\(Int.random(in: 0..<6, using: &random))" : nil
-            batch.append(SessionEvent.fixture(version, sender: random.pick(["p1", "p2"]), key: key, command: command), to: id)
+            batch.append(StoredEvent.fixture(version, sender: random.pick(["p1", "p2"]), key: key, command: command), to: id)
         }
         if random.chance(0.3), let id = next.keys.sorted().first {
             batch.participants = [ParticipantRecord.fixture(random.pick(["p1", "p2"]), in: id, state: random.pick(["present", "lost"]))]
@@ -329,7 +329,7 @@ extension SessionRecord {
     }
 }
 
-extension SessionEvent {
+extension StoredEvent {
     /// An event whose kind is its retain key's first component, or `custom`.
     static func fixture(
         _ version: UInt64,
@@ -337,8 +337,8 @@ extension SessionEvent {
         key: String? = nil,
         command: String? = nil,
         payload: String = "{}"
-    ) -> SessionEvent {
-        SessionEvent(
+    ) -> StoredEvent {
+        StoredEvent(
             version: version, sender: sender, kind: key.map { String($0.prefix { $0 != "/" }) } ?? "custom", retainKey: key,
             commandID: command, payload: payload, recordedAt: Int64(version) * 1_000
         )

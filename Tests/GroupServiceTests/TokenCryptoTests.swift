@@ -1,3 +1,4 @@
+import GroupCoordination
 import GroupService
 import Testing
 

@@ -1,3 +1,4 @@
+import GroupCoordination
 import Foundation
 import GroupService
 import Testing

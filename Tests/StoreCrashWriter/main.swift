@@ -35,7 +35,7 @@ do throws(SessionStoreError) {
         version += 1
         var batch = StoreBatch()
         batch.append(
-            SessionEvent(
+            StoredEvent(
                 version: version,
                 sender: "p\(version % 4)",
                 kind: "custom",

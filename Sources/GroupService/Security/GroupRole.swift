@@ -1,23 +1,13 @@
-/// What a participant may do in a group session, ordered by what it allows: each role may do
-/// everything the roles before it may.
-public enum GroupRole: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// Follows playback.
-    case viewer
-    /// Also plays, pauses, seeks and changes what plays.
-    case controller
-    /// Also invites others and changes roles.
-    case owner
+import GroupCoordination
 
-    public var mayControlPlayback: Bool { self >= .controller }
+/// What a participant may do in a group session (the wire's ``SessionRole``): a viewer follows
+/// playback; a controller also plays, pauses, seeks and changes what plays; an owner also invites
+/// others.
+public typealias GroupRole = SessionRole
+
+extension SessionRole {
+    /// Whether it may play, pause, seek and change the rate for the group.
+    public var mayControlPlayback: Bool { self != .viewer }
+    /// Whether it may invite others (create sessions, revoke invitations).
     public var mayInvite: Bool { self == .owner }
-
-    public static func < (lhs: GroupRole, rhs: GroupRole) -> Bool { lhs.rank < rhs.rank }
-
-    private var rank: Int {
-        switch self {
-        case .viewer: 0
-        case .controller: 1
-        case .owner: 2
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import GroupCoordination
+
 /// The token payload: a flat JSON object (RFC 8259) with fixed field names, written and read by
 /// hand so that its bytes do not depend on an encoder's choices:
 ///

@@ -23,6 +23,19 @@ package enum LibCrypto {
         return Array(tag.prefix(sha256TagBytes))
     }
 
+    /// SHA-256 (FIPS 180-4) of `message`, through `EVP_Digest`. O(message).
+    package static func sha256(_ message: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = message.withUnsafeBufferPointer { message in
+            digest.withUnsafeMutableBufferPointer { digest in
+                EVP_Digest(message.baseAddress, message.count, digest.baseAddress, &length, EVP_sha256(), nil)
+            }
+        }
+        precondition(result == 1 && Int(length) == sha256TagBytes, "libcrypto SHA-256 failed")
+        return Array(digest.prefix(sha256TagBytes))
+    }
+
     /// `count` bytes from libcrypto's CSPRNG (`RAND_bytes`). Traps if it reports failure, which
     /// OpenSSL 3 does only when the operating system's entropy source is unusable.
     package static func randomBytes(_ count: Int) -> [UInt8] {

@@ -62,7 +62,7 @@ extension GroupServer {
                     outputs = []
                     if case .closed(let connection) = input { outputs = core.closed(connection, at: now) }
                     if let (connection, id) = commandID {
-                        outputs.append(.send(connection, .error(code: .internal, message: "the store failed; nothing was applied; retry with the same id", commandID: id)))
+                        outputs.append(.send(connection, .error(SessionError(code: .internal, message: "the store failed; nothing was applied; retry with the same id", id: id))))
                     }
                     _ = core.takeWrites()
                     reply?.1 = .error(.internalServerError, message: "the store failed: \(error)")
@@ -92,17 +92,18 @@ extension GroupServer {
 
         /// Decodes one text message and feeds it to the core.
         private func receive(_ text: String, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
-            let message: ServiceWire.ClientMessage
+            let message: SessionClientMessage
             do {
                 message = try ServiceWire.decodeClient(text)
             } catch {
                 metrics.received("invalid")
-                if error.isProtocolVersion {
-                    return (core.reject(connection, code: .protocolVersion, error.description, closeCode: 1002, at: now), nil)
+                let code = SessionError.Code(refusing: error)
+                if code == .protocolVersion {
+                    return (core.reject(connection, code: code, "\(error)", closeCode: 1002, at: now), nil)
                 }
-                return (core.malformed(connection, code: error.isUnknownType ? .unknownType : error.isOutOfRange ? .outOfRange : .badMessage, error.description, at: now), nil)
+                return (core.malformed(connection, code: code, "\(error)", at: now), nil)
             }
-            metrics.received(message.typeName)
+            metrics.received(message.type)
             switch message {
             case .hello(let hello):
                 let claims: InvitationClaims
@@ -115,16 +116,16 @@ extension GroupServer {
                 let secret = InvitationClaims.randomSecret()
                 let checked = ServiceHello(
                     session: claims.sessionID, role: claims.role, name: String(hello.name.prefix(64)),
-                    resume: hello.resume.map { .init(participant: $0.participant, secretHash: ServiceSecrets.hash($0.secret), version: $0.version) },
+                    resume: hello.resume.map { .init(participant: $0.participant.rawValue, secretHash: ServiceSecrets.hash($0.secret), version: $0.version) },
                     newSecret: secret, newSecretHash: ServiceSecrets.hash(secret))
                 return (core.hello(connection, checked, at: now), nil)
             case .command(let id, let coordination):
                 return (core.command(connection, id: id, coordination, at: now), (connection, id))
-            case .custom(let id, let messageType, let body, let report):
-                return (core.custom(connection, id: id, messageType: messageType, body: body, report: report, at: now), (connection, id))
-            case .clockProbe(let id, let sent):
+            case .custom(let id, let messageType, let body):
+                return (core.custom(connection, id: id, messageType: messageType, body: body, at: now), (connection, id))
+            case .clockProbe(let probe):
                 metrics.clockProbes += 1
-                return (core.clockProbe(connection, id: id, sent: sent, at: now), nil)
+                return (core.clockProbe(connection, probe, at: now), nil)
             case .resync(let version):
                 return (core.resync(connection, from: version, at: now), nil)
             case .ping:
@@ -135,17 +136,22 @@ extension GroupServer {
         }
 
         /// The owner's invitation in `Authorization: Bearer`, verified.
-        private func owner(_ request: HTTPRequest, at now: Duration) -> Result<InvitationClaims, HTTPResponse> {
+        private func owner(_ request: HTTPRequest, at now: Duration) -> OwnerCheck {
             guard let authorization = request.headers["Authorization"], authorization.hasPrefix("Bearer ") else {
-                return .failure(.error(.unauthorized, message: "an owner's invitation is needed in Authorization: Bearer"))
+                return .failure(HTTPResponse.error(.unauthorized, message: "an owner's invitation is needed in Authorization: Bearer"))
             }
             do {
                 let claims = try configuration.keyRing.verify(String(authorization.dropFirst(7)), now: Int64(now / .seconds(1)))
-                guard claims.role == .owner else { return .failure(.error(.forbidden, message: "only an owner's invitation may do this")) }
+                guard claims.role == .owner else { return .failure(HTTPResponse.error(.forbidden, message: "only an owner's invitation may do this")) }
                 return .success(claims)
             } catch {
-                return .failure(.error(.unauthorized, message: "invitation refused: \(error)"))
+                return .failure(HTTPResponse.error(.unauthorized, message: "invitation refused: \(error)"))
             }
+        }
+
+        enum OwnerCheck {
+            case success(InvitationClaims)
+            case failure(HTTPResponse)
         }
 
         /// `POST /sessions/:session/revocations` with the session owner's invitation and

@@ -65,17 +65,21 @@ public final class GroupServer: Sendable {
         let now = Self.wallClock()
         for stored in try configuration.store.loadAll() {
             let session = GroupServiceCore.Session(id: stored.record.id, stream: stored.record.stream, epoch: .milliseconds(stored.record.createdAt))
-            var events: [SequencedEvent] = []
+            var events: [SessionEvent] = []
             for event in stored.snapshot + stored.log {
-                guard let body = try? ServiceWire.decodeStored(kind: event.kind, payload: event.payload) else { continue }
-                events.append(SequencedEvent(version: event.version, sender: event.sender, body: body))
+                guard let decoded = try? ServiceWire.decodeStored(event) else { continue }
+                events.append(decoded)
             }
             let participants = stored.participants.map {
                 GroupServiceCore.Participant(
                     id: $0.id, name: $0.name, role: GroupRole(rawValue: $0.role) ?? .viewer, secretHash: $0.secretHash,
-                    state: GroupServiceCore.Participant.State(rawValue: $0.state) ?? .lost, lastSeen: .milliseconds($0.lastSeenAt))
+                    state: GroupServiceCore.Participant.State(rawValue: $0.state) ?? .lost, lastSeen: .milliseconds($0.lastSeenAt),
+                    joinedAt: .milliseconds($0.joinedAt))
             }
-            core.restore(session, events: Self.unique(events), participants: participants, at: now)
+            let commands = (stored.snapshot + stored.log).compactMap { event in
+                event.commandID.map { (sender: event.sender, id: $0, version: event.version) }
+            }
+            core.restore(session, events: Self.unique(events), commands: commands, participants: participants, at: now)
         }
         restoredSessionCount = core.sessions.count
         restored = Mutex(core)
@@ -85,7 +89,7 @@ public final class GroupServer: Sendable {
             router: Self.router(inputs: inputContinuation, configuration: configuration))
     }
 
-    private static func unique(_ events: [SequencedEvent]) -> [SequencedEvent] {
+    private static func unique(_ events: [SessionEvent]) -> [SessionEvent] {
         var seen = Set<UInt64>()
         return events.filter { seen.insert($0.version).inserted }
     }

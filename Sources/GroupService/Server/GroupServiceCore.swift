@@ -1,4 +1,5 @@
 import GroupCoordination
+import GroupWire
 
 /// The group-session server as a pure state machine: sessions, admission, roles, the per-session
 /// order (a version number per event), idempotent commands, presence with keep-alive, resumption
@@ -45,7 +46,7 @@ public struct GroupServiceCore: Sendable {
     /// What the shell must do, in order.
     public enum Output: Sendable, Hashable {
         /// Send `message` on `connection`.
-        case send(ServiceConnectionID, ServiceOutbound)
+        case send(ServiceConnectionID, SessionServerMessage)
         /// Close `connection` with a WebSocket close code and reason (after what was sent before).
         case close(ServiceConnectionID, code: UInt16, reason: String)
         /// One line for the session log.
@@ -67,9 +68,9 @@ public struct GroupServiceCore: Sendable {
         /// Whether it was ended.
         public var isEnded = false
         /// The newest event of each retain key.
-        public private(set) var retained: [String: SequencedEvent] = [:]
+        public private(set) var retained: [String: SessionEvent] = [:]
         /// The newest events, oldest first (at most the configured log length).
-        public private(set) var log: [SequencedEvent] = []
+        public private(set) var log: [SessionEvent] = []
         /// Its participants, present or not.
         public var participants: [String: Participant] = [:]
         var commandVersions: [String: UInt64] = [:]
@@ -85,24 +86,30 @@ public struct GroupServiceCore: Sendable {
             self.epoch = epoch
         }
 
+        /// The participants present, as a welcome lists them.
+        public var presentParticipants: [SessionWelcome.Participant] {
+            participants.values.filter { $0.state == .present }.sorted { $0.id < $1.id }
+                .map { SessionWelcome.Participant(participant: .init(rawValue: $0.id), name: $0.name, role: $0.role) }
+        }
+
         /// The snapshot: the retained events in version order.
-        public var snapshot: [SequencedEvent] { retained.values.sorted { $0.version < $1.version } }
+        public var snapshot: [SessionEvent] { retained.values.sorted { $0.version < $1.version } }
 
         /// The participants present now.
         public var presentCount: Int { participants.values.count { $0.state == .present } }
 
         /// Appends the next event in order.
-        mutating func sequence(_ body: SequencedBody, sender: String, logLength: Int) -> SequencedEvent {
+        mutating func sequence(_ body: SessionEvent.Body, sender: String, logLength: Int) -> SessionEvent {
             version += 1
-            let event = SequencedEvent(version: version, sender: sender, body: body)
+            let event = SessionEvent(version: version, sender: .init(rawValue: sender), body: body)
             restore(event, logLength: logLength)
             return event
         }
 
         /// Takes an event already in the order (restoring from the store).
-        public mutating func restore(_ event: SequencedEvent, logLength: Int) {
+        public mutating func restore(_ event: SessionEvent, logLength: Int) {
             version = max(version, event.version)
-            if let key = event.body.retainKey(sender: event.sender) { retained[key] = event }
+            if let key = event.body.retainKey(sender: event.senderKey) { retained[key] = event }
             log.append(event)
             if log.count > logLength { log.removeFirst(log.count - logLength) }
         }
@@ -125,7 +132,7 @@ public struct GroupServiceCore: Sendable {
         func version(ofCommand id: String, from sender: String) -> UInt64? { commandVersions["\(sender)\u{1F}\(id)"] }
 
         /// The events after `version`, if the log still holds them all.
-        func events(after version: UInt64) -> [SequencedEvent]? {
+        func events(after version: UInt64) -> [SessionEvent]? {
             if version >= self.version { return [] }
             guard let first = log.first, first.version <= version + 1 else { return nil }
             return Array(log.drop { $0.version <= version })
@@ -156,17 +163,20 @@ public struct GroupServiceCore: Sendable {
         public var state: State
         /// When it last sent something (server wall clock).
         public var lastSeen: Duration
+        /// When it joined.
+        public var joinedAt: Duration
         /// Its connection while present.
         public var connection: ServiceConnectionID?
 
         /// A participant.
-        public init(id: String, name: String, role: GroupRole, secretHash: String, state: State, lastSeen: Duration) {
+        public init(id: String, name: String, role: GroupRole, secretHash: String, state: State, lastSeen: Duration, joinedAt: Duration? = nil) {
             self.id = id
             self.name = name
             self.role = role
             self.secretHash = secretHash
             self.state = state
             self.lastSeen = lastSeen
+            self.joinedAt = joinedAt ?? lastSeen
         }
     }
 
@@ -191,7 +201,7 @@ public struct GroupServiceCore: Sendable {
         /// Sessions created.
         public var newSessions: [Session] = []
         /// Events, with their session, in order.
-        public var events: [(session: String, event: SequencedEvent, commandID: String?)] = []
+        public var events: [(session: String, event: SessionEvent, commandID: String?)] = []
         /// Participants added or changed, with their session.
         public var participants: [(session: String, participant: Participant)] = []
         /// Sessions ended.
@@ -208,7 +218,7 @@ public struct GroupServiceCore: Sendable {
     private var connections: [ServiceConnectionID: Connection] = [:]
     private var writes = Writes()
     /// Messages refused, by code (for the metrics).
-    public private(set) var refusals: [ServiceErrorCode: Int] = [:]
+    public private(set) var refusals: [SessionError.Code: Int] = [:]
 
     /// A server with no sessions.
     public init(configuration: Configuration = Configuration()) {
@@ -238,9 +248,15 @@ public struct GroupServiceCore: Sendable {
     /// log) and its participants, who are all counted as lost until they reconnect (their
     /// keep-alive clock starts at `now`, so a participant that does not come back is reported lost
     /// after the usual interval, not at once).
-    public mutating func restore(_ session: Session, events: [SequencedEvent], participants: [Participant], at now: Duration) {
+    public mutating func restore(
+        _ session: Session, events: [SessionEvent], commands: [(sender: String, id: String, version: UInt64)] = [],
+        participants: [Participant], at now: Duration
+    ) {
         var session = session
         for event in events.sorted(by: { $0.version < $1.version }) { session.restore(event, logLength: configuration.logLength) }
+        for command in commands.sorted(by: { $0.version < $1.version }) {
+            session.remember(command: command.id, from: command.sender, version: command.version, limit: configuration.rememberedCommands)
+        }
         for var participant in participants {
             participant.connection = nil
             if participant.state == .present { participant.lastSeen = now }
@@ -257,7 +273,9 @@ public struct GroupServiceCore: Sendable {
     /// Creates a session (idempotent: creating an existing one again changes nothing).
     public mutating func createSession(id: String, stream: String, at now: Duration) -> [Output] {
         guard sessions[id] == nil else { return [] }
-        let session = Session(id: id, stream: stream, epoch: now)
+        // The epoch is kept in whole milliseconds, as the store keeps it, so that a restored
+        // session's group clock reads the same.
+        let session = Session(id: id, stream: stream, epoch: .milliseconds(now / .milliseconds(1)))
         sessions[id] = session
         writes.newSessions.append(session)
         return [.log(ServiceLogEntry(at: now, session: id, event: "session.created", fields: ["stream": stream]))]
@@ -270,7 +288,7 @@ public struct GroupServiceCore: Sendable {
         var outputs: [Output] = []
         for participant in session.participants.values.sorted(by: { $0.id < $1.id }) {
             guard let connection = participant.connection else { continue }
-            outputs.append(.send(connection, .error(code: .sessionEnded, message: "the session was ended", commandID: nil)))
+            outputs.append(.send(connection, .error(SessionError(code: .sessionEnded, message: "the session was ended"))))
             outputs.append(.close(connection, code: 4004, reason: "session ended"))
             connections[connection]?.member = nil
             session.participants[participant.id]?.connection = nil
@@ -316,7 +334,7 @@ public struct GroupServiceCore: Sendable {
     }
 
     /// A message that could not be read: an error, and after too many in a row a close (1007).
-    public mutating func malformed(_ connection: ServiceConnectionID, code: ServiceErrorCode, _ description: String, at now: Duration) -> [Output] {
+    public mutating func malformed(_ connection: ServiceConnectionID, code: SessionError.Code, _ description: String, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         guard admit(connection, at: now, outputs: &outputs) else { return outputs }
         refuse(connection, code, description, into: &outputs)
@@ -329,7 +347,7 @@ public struct GroupServiceCore: Sendable {
 
     /// Refuses a connection for good (a wrong protocol version, an invalid token): an error, then
     /// a close.
-    public mutating func reject(_ connection: ServiceConnectionID, code: ServiceErrorCode, _ description: String, closeCode: UInt16, at now: Duration) -> [Output] {
+    public mutating func reject(_ connection: ServiceConnectionID, code: SessionError.Code, _ description: String, closeCode: UInt16, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         refuse(connection, code, description, into: &outputs)
         outputs.append(.close(connection, code: closeCode, reason: String(description.prefix(100))))
@@ -337,9 +355,9 @@ public struct GroupServiceCore: Sendable {
         return outputs
     }
 
-    private mutating func refuse(_ connection: ServiceConnectionID, _ code: ServiceErrorCode, _ description: String, commandID: String? = nil, into outputs: inout [Output]) {
+    private mutating func refuse(_ connection: ServiceConnectionID, _ code: SessionError.Code, _ description: String, commandID: String? = nil, into outputs: inout [Output]) {
         refusals[code, default: 0] += 1
-        outputs.append(.send(connection, .error(code: code, message: description, commandID: commandID)))
+        outputs.append(.send(connection, .error(SessionError(code: code, message: String(description.prefix(900)), id: commandID))))
     }
 
     // MARK: - Admission
@@ -357,7 +375,7 @@ public struct GroupServiceCore: Sendable {
         connections[connection]?.malformedInARow = 0
         if let resume = hello.resume {
             guard var participant = session.participants[resume.participant], participant.state != .left,
-                participant.secretHash == resume.secretHash, participant.role == hello.role
+                LibCrypto.constantTimeEqual(participant.secretHash.utf8, resume.secretHash.utf8), participant.role == hello.role
             else {
                 return outputs + reject(connection, code: .unauthorized, "the resume secret does not match this session's participant", closeCode: 1008, at: now)
             }
@@ -374,15 +392,16 @@ public struct GroupServiceCore: Sendable {
             connections[connection]?.member = (session.id, participant.id)
             writes.participants.append((session.id, participant))
             let missed = session.events(after: resume.version)
-            var welcome = ServiceWelcome(
-                session: session.id, participant: participant.id, role: participant.role, secret: "",
+            var welcome = SessionWelcome(
+                session: session.id, participant: .init(rawValue: participant.id), role: participant.role, secret: "",
                 stream: session.stream, keepAlive: configuration.keepAliveInterval,
-                version: session.version, snapshot: missed ?? session.snapshot, isResumption: missed != nil)
+                version: session.version, snapshot: missed ?? session.snapshot, participants: session.presentParticipants)
             sessions[session.id] = session
             if wasLost {
-                let event = sequence(.presence(PresenceChange(participant: participant.id, name: participant.name, role: participant.role, state: .returned)), in: session.id, sender: "", commandID: nil)
+                let event = sequence(.presence(SessionEvent.Presence(participant: .init(rawValue: participant.id), name: participant.name, role: participant.role, state: .returned)), in: session.id, sender: Self.serverSender, commandID: nil)
                 welcome.version = event.version
-                if welcome.isResumption { welcome.snapshot.append(event) } else { welcome.snapshot = sessions[session.id]!.snapshot }
+                if missed != nil { welcome.snapshot.append(event) } else { welcome.snapshot = sessions[session.id]!.snapshot }
+                welcome.participants = sessions[session.id]!.presentParticipants
                 outputs.append(.send(connection, .welcome(welcome)))
                 outputs += fanOut(event, in: session.id, except: connection)
             } else {
@@ -402,11 +421,12 @@ public struct GroupServiceCore: Sendable {
         sessions[session.id] = session
         connections[connection]?.member = (session.id, id)
         writes.participants.append((session.id, participant))
-        let event = sequence(.presence(PresenceChange(participant: id, name: hello.name, role: hello.role, state: .joined)), in: session.id, sender: "", commandID: nil)
+        let event = sequence(.presence(SessionEvent.Presence(participant: .init(rawValue: id), name: hello.name, role: hello.role, state: .joined)), in: session.id, sender: Self.serverSender, commandID: nil)
         let current = sessions[session.id]!
-        outputs.append(.send(connection, .welcome(ServiceWelcome(
-            session: session.id, participant: id, role: hello.role, secret: hello.newSecret, stream: session.stream,
-            keepAlive: configuration.keepAliveInterval, version: current.version, snapshot: current.snapshot, isResumption: false))))
+        outputs.append(.send(connection, .welcome(SessionWelcome(
+            session: session.id, participant: .init(rawValue: id), role: hello.role, secret: hello.newSecret, stream: session.stream,
+            keepAlive: configuration.keepAliveInterval, version: current.version, snapshot: current.snapshot,
+            participants: current.presentParticipants))))
         outputs += fanOut(event, in: session.id, except: connection)
         outputs.append(.log(ServiceLogEntry(at: now, session: session.id, event: "participant.joined", fields: ["participant": id, "name": hello.name, "role": hello.role.rawValue])))
         return outputs
@@ -424,7 +444,7 @@ public struct GroupServiceCore: Sendable {
         else { return outputs + malformed(connection, code: .badMessage, "say hello before sending commands", at: now) }
         connections[connection]?.malformedInARow = 0
         if let version = session.version(ofCommand: id, from: sender) {
-            return outputs + [.send(connection, .ack(commandID: id, version: version))]
+            return outputs + [.send(connection, .ack(id: id, version: version))]
         }
         if let refusal = check(message, from: participant, in: session, at: now) {
             refuse(connection, refusal.code, refusal.reason, commandID: id, into: &outputs)
@@ -433,10 +453,10 @@ public struct GroupServiceCore: Sendable {
         }
         if case .hello = message {
             // The welcome's snapshot already answers a hello: nothing to sequence.
-            return outputs + [.send(connection, .ack(commandID: id, version: session.version))]
+            return outputs + [.send(connection, .ack(id: id, version: session.version))]
         }
         let event = sequence(.message(message), in: sessionID, sender: sender, commandID: id)
-        outputs.append(.send(connection, .ack(commandID: id, version: event.version)))
+        outputs.append(.send(connection, .ack(id: id, version: event.version)))
         outputs += fanOut(event, in: sessionID, except: nil)
         if case .playbackState(let state) = message, state.timestamp.participant.rawValue == sender {
             outputs.append(.log(ServiceLogEntry(at: now, session: sessionID, event: "playback.changed", fields: [
@@ -449,7 +469,7 @@ public struct GroupServiceCore: Sendable {
     /// An application message: sequenced and fanned out like a command. Types under the
     /// reserved `interlude.` prefix are the server's own (`interlude.report`: a participant's
     /// skew and clock round trip, for the metrics) and are not relayed.
-    public mutating func custom(_ connection: ServiceConnectionID, id: String, messageType: String, body: String, report: (skew: Duration, roundTrip: Duration)?, at now: Duration) -> [Output] {
+    public mutating func custom(_ connection: ServiceConnectionID, id: String, messageType: String, body: WireValue, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         guard admit(connection, at: now, outputs: &outputs) else { return outputs }
         guard let (sessionID, sender) = connections[connection]?.member, let session = sessions[sessionID] else {
@@ -457,30 +477,30 @@ public struct GroupServiceCore: Sendable {
         }
         connections[connection]?.malformedInARow = 0
         if messageType.hasPrefix("interlude.") {
-            guard messageType == "interlude.report", let report else {
+            guard messageType == "interlude.report", let report = Self.report(body) else {
                 refuse(connection, .unknownType, "\(messageType) is reserved for the server", commandID: id, into: &outputs)
                 return outputs
             }
             return outputs + [.participantReport(session: sessionID, participant: sender, skew: report.skew, roundTrip: report.roundTrip)]
         }
         if let version = session.version(ofCommand: id, from: sender) {
-            return outputs + [.send(connection, .ack(commandID: id, version: version))]
+            return outputs + [.send(connection, .ack(id: id, version: version))]
         }
         let event = sequence(.custom(messageType: messageType, body: body), in: sessionID, sender: sender, commandID: id)
-        outputs.append(.send(connection, .ack(commandID: id, version: event.version)))
+        outputs.append(.send(connection, .ack(id: id, version: event.version)))
         outputs += fanOut(event, in: sessionID, except: nil)
         return outputs
     }
 
     /// A clock probe, answered on the session's group clock.
-    public mutating func clockProbe(_ connection: ServiceConnectionID, id: UInt64, sent: Duration, at now: Duration) -> [Output] {
+    public mutating func clockProbe(_ connection: ServiceConnectionID, _ probe: ClockProbe, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         guard admit(connection, at: now, outputs: &outputs) else { return outputs }
         guard let (sessionID, _) = connections[connection]?.member, let time = groupTime(of: sessionID, at: now) else {
             return outputs + malformed(connection, code: .badMessage, "say hello before probing the clock", at: now)
         }
         connections[connection]?.malformedInARow = 0
-        return outputs + [.send(connection, .clockReply(id: id, sent: sent, received: time, replied: time))]
+        return outputs + [.send(connection, .clockReply(ClockProbeReply(answering: probe, receivedAt: time, sentAt: time)))]
     }
 
     /// A keep-alive.
@@ -503,9 +523,10 @@ public struct GroupServiceCore: Sendable {
         if let events = session.events(after: version == 0 ? 0 : version - 1) {
             return outputs + events.map { .send(connection, .event($0)) }
         }
-        return outputs + [.send(connection, .welcome(ServiceWelcome(
-            session: sessionID, participant: sender, role: participant.role, secret: "", stream: session.stream,
-            keepAlive: configuration.keepAliveInterval, version: session.version, snapshot: session.snapshot, isResumption: false)))]
+        return outputs + [.send(connection, .welcome(SessionWelcome(
+            session: sessionID, participant: .init(rawValue: sender), role: participant.role, secret: "", stream: session.stream,
+            keepAlive: configuration.keepAliveInterval, version: session.version, snapshot: session.snapshot,
+            participants: session.presentParticipants)))]
     }
 
     /// The participant leaves for good.
@@ -520,7 +541,7 @@ public struct GroupServiceCore: Sendable {
         sessions[sessionID] = session
         connections[connection]?.member = nil
         writes.participants.append((sessionID, participant))
-        let event = sequence(.presence(PresenceChange(participant: sender, name: participant.name, role: participant.role, state: .left)), in: sessionID, sender: "", commandID: nil)
+        let event = sequence(.presence(SessionEvent.Presence(participant: .init(rawValue: sender), name: participant.name, role: participant.role, state: .left)), in: sessionID, sender: Self.serverSender, commandID: nil)
         var outputs = fanOut(event, in: sessionID, except: connection)
         outputs.append(.close(connection, code: 1000, reason: "left"))
         outputs.append(.log(ServiceLogEntry(at: now, session: sessionID, event: "participant.left", fields: ["participant": sender])))
@@ -567,6 +588,18 @@ public struct GroupServiceCore: Sendable {
 
     // MARK: - Helpers
 
+    /// The sender of the server's own events (presence): no participant is named so, since
+    /// participants are `p1`, `p2`, ….
+    public static let serverSender = "server"
+
+    /// A participant's `interlude.report`: `{"skew": ns, "roundTrip": ns}`.
+    static func report(_ body: WireValue) -> (skew: Duration, roundTrip: Duration)? {
+        guard let fields = try? WireFields(body), let skew = try? fields.duration("skew"),
+            let roundTrip = try? fields.duration("roundTrip", nonNegative: true)
+        else { return nil }
+        return (skew, roundTrip)
+    }
+
     private mutating func markLost(_ participantID: String, in sessionID: String, reason: String, at now: Duration) -> [Output] {
         guard var session = sessions[sessionID], var participant = session.participants[participantID], participant.state == .present else { return [] }
         participant.state = .lost
@@ -575,26 +608,26 @@ public struct GroupServiceCore: Sendable {
         session.lastDeparture = now
         sessions[sessionID] = session
         writes.participants.append((sessionID, participant))
-        let event = sequence(.presence(PresenceChange(participant: participantID, name: participant.name, role: participant.role, state: .lost)), in: sessionID, sender: "", commandID: nil)
+        let event = sequence(.presence(SessionEvent.Presence(participant: .init(rawValue: participantID), name: participant.name, role: participant.role, state: .lost)), in: sessionID, sender: Self.serverSender, commandID: nil)
         var outputs = fanOut(event, in: sessionID, except: nil)
         outputs.append(.log(ServiceLogEntry(at: now, session: sessionID, event: "participant.lost", fields: ["participant": participantID, "reason": reason])))
         return outputs
     }
 
-    private mutating func sequence(_ body: SequencedBody, in sessionID: String, sender: String, commandID: String?) -> SequencedEvent {
+    private mutating func sequence(_ body: SessionEvent.Body, in sessionID: String, sender: String, commandID: String?) -> SessionEvent {
         let event = sessions[sessionID]!.sequence(body, sender: sender, logLength: configuration.logLength)
         if let commandID { sessions[sessionID]!.remember(command: commandID, from: sender, version: event.version, limit: configuration.rememberedCommands) }
         writes.events.append((sessionID, event, commandID))
         return event
     }
 
-    private func fanOut(_ event: SequencedEvent, in sessionID: String, except excluded: ServiceConnectionID?) -> [Output] {
+    private func fanOut(_ event: SessionEvent, in sessionID: String, except excluded: ServiceConnectionID?) -> [Output] {
         guard let session = sessions[sessionID] else { return [] }
         return session.participants.values.compactMap(\.connection).filter { $0 != excluded }.sorted().map { .send($0, .event(event)) }
     }
 
     /// Why `participant` may not send `message`, or `nil` when it may.
-    private func check(_ message: CoordinationMessage, from participant: Participant, in session: Session, at now: Duration) -> (code: ServiceErrorCode, reason: String)? {
+    private func check(_ message: CoordinationMessage, from participant: Participant, in session: Session, at now: Duration) -> (code: SessionError.Code, reason: String)? {
         let sender = participant.id
         switch message {
         case .hello(let id):

@@ -1,3 +1,4 @@
+import GroupCoordination
 import NetworkIO
 
 /// What `/metrics` shows, in the Prometheus text exposition format (version 0.0.4): gauges for
@@ -57,8 +58,8 @@ struct ServiceMetrics: Sendable {
         thisSecond += 1
     }
 
-    mutating func sent(_ message: ServiceOutbound) {
-        sentByType[message.typeName, default: 0] += 1
+    mutating func sent(_ message: SessionServerMessage) {
+        sentByType[message.type, default: 0] += 1
     }
 
     mutating func committed(after duration: Duration, events: Int) {
@@ -108,19 +109,5 @@ extension ServiceLogEntry {
             line += #","\#(JSONText.escape(key))":"\#(JSONText.escape(value))""#
         }
         return line + "}"
-    }
-}
-
-extension ServiceOutbound {
-    /// The message's `type` on the wire.
-    var typeName: String {
-        switch self {
-        case .welcome: "welcome"
-        case .event: "event"
-        case .ack: "ack"
-        case .error: "error"
-        case .clockReply: "clock.reply"
-        case .pong: "pong"
-        }
     }
 }

@@ -16,7 +16,7 @@ public final class MemorySessionStore: SessionStore {
     private struct Session {
         var record: SessionRecord
         /// Ordered by version; the newest `eventsKeptPerSession` and the retained ones.
-        var events: [SessionEvent] = []
+        var events: [StoredEvent] = []
         /// Retain key → version of the newest event with it.
         var retained: [String: UInt64] = [:]
         /// The command ids of `events`, with their versions.
@@ -106,7 +106,7 @@ public final class MemorySessionStore: SessionStore {
         }
     }
 
-    public func events(session: String, after version: UInt64, limit: Int) -> [SessionEvent] {
+    public func events(session: String, after version: UInt64, limit: Int) -> [StoredEvent] {
         state.withLock { state in
             guard let events = state.sessions[session]?.events else { return [] }
             return Array(events.lazy.filter { $0.version > version }.prefix(max(0, limit)))

@@ -198,7 +198,7 @@ public final class SQLiteSessionStore: SessionStore {
         }
     }
 
-    public func events(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> [SessionEvent] {
+    public func events(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> [StoredEvent] {
         try connection.withLock { (connection) throws(SessionStoreError) in
             try Self.events(session: session, after: version, limit: limit, on: connection)
         }
@@ -209,7 +209,7 @@ public final class SQLiteSessionStore: SessionStore {
         after version: UInt64,
         limit: Int,
         on connection: SQLiteConnection
-    ) throws(SessionStoreError) -> [SessionEvent] {
+    ) throws(SessionStoreError) -> [StoredEvent] {
         try connection.rows(
             "SELECT \(eventColumns) FROM event e WHERE session = ? AND version > ? ORDER BY version LIMIT ?",
             .text(session), .version(version), .integer(Int64(max(0, limit)))
@@ -246,8 +246,8 @@ public final class SQLiteSessionStore: SessionStore {
     private static let eventColumns = "e.version, e.sender, e.kind, e.retain_key, e.command_id, e.payload, e.recorded_at"
 
     /// The event in `eventColumns` order from column `first` on.
-    private static func event(_ row: SQLiteStatement, from first: Int32) throws(SessionStoreError) -> SessionEvent {
-        SessionEvent(
+    private static func event(_ row: SQLiteStatement, from first: Int32) throws(SessionStoreError) -> StoredEvent {
+        StoredEvent(
             version: try row.version(first, table: "event"),
             sender: try row.requiredText(first + 1, table: "event"),
             kind: try row.requiredText(first + 2, table: "event"),

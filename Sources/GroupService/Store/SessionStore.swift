@@ -16,7 +16,7 @@ public protocol SessionStore: Sendable {
     /// resume. The log keeps the newest events of each session only: when the first event
     /// returned is not `version + 1`, the caller needs the snapshot instead. An unknown session
     /// has no events.
-    func events(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> [SessionEvent]
+    func events(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> [StoredEvent]
 
     /// The version that the event with this command id got, or `nil`: a retried command
     /// after a restart is answered with it instead of being applied twice.

@@ -23,9 +23,9 @@ public struct StoreBatch: Sendable, Hashable {
     /// An event and the session it belongs to.
     public struct Event: Sendable, Hashable {
         public var session: String
-        public var event: SessionEvent
+        public var event: StoredEvent
 
-        public init(session: String, event: SessionEvent) {
+        public init(session: String, event: StoredEvent) {
             self.session = session
             self.event = event
         }
@@ -63,7 +63,7 @@ public struct StoreBatch: Sendable, Hashable {
             && forgetsRevocationsExpiredBy == nil
     }
 
-    public mutating func append(_ event: SessionEvent, to session: String) {
+    public mutating func append(_ event: StoredEvent, to session: String) {
         events.append(Event(session: session, event: event))
     }
 

@@ -1,5 +1,5 @@
 /// One sequenced event of a session. The store keeps its payload as opaque JSON text.
-public struct SessionEvent: Sendable, Hashable {
+public struct StoredEvent: Sendable, Hashable {
     /// 1, 2, 3 … per session, without gaps.
     public var version: UInt64
     /// The participant id, or `""` for the server.
