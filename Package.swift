@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "GroupCoordination", dependencies: ["GroupWire", "HLSInterstitials", "MediaTime"], swiftSettings: strictSettings),
         .target(
             name: "GroupPlayback",
-            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine"],
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine", "NetworkIO"],
             swiftSettings: strictSettings
         ),
         .target(
