@@ -10,10 +10,16 @@ import StreamOrigin
 
 /// Runs a group of participants on virtual time: each has the real player engine
 /// (``PlaybackMachine``) loading its own playlists and asset lists from an in-process origin (its
-/// own ads), the real coordinator bound to it, a drifting local clock synchronised with the group
-/// clock by NTP-style exchanges, and reliable channels to the others over a simulated network
-/// with latency, jitter, loss and partitions. Everything is a discrete-event simulation: no
-/// threads, no sleeping, exactly repeatable from the scenario's seed.
+/// own ads), the real participant driver (``ParticipantDriver``: the coordinator bound to the
+/// player, the group-clock estimate, the observations and deadlines, as real participants run
+/// it), a drifting local clock synchronised with the group clock by NTP-style exchanges, and
+/// reliable channels to the others over a simulated network with latency, jitter, loss and
+/// partitions. Everything is a discrete-event simulation: no threads, no sleeping, exactly
+/// repeatable from the scenario's seed.
+///
+/// The simulator is a shell like ``PlayerPlaybackCoordinator``: it carries out the driver's
+/// outputs in order, and hands the driver what the player reported while it did so once they are
+/// all carried out, as the player's event stream does for the real shell.
 ///
 /// Not copyable: it holds its participants by reference (they are reached at every event), so a
 /// copy would share them; make one simulator per run.
@@ -23,39 +29,41 @@ public struct GroupSimulator: ~Copyable {
     enum Event {
         case join(Int)
         case playerWake(Int)
-        case coordinatorWake(Int)
+        case driverWake(Int)
         indirect case loaded(Int, id: UInt64, result: Result<LoadedResource, LoadError>, item: Int)
         indirect case frame(to: Int, from: Int, ReliableFrame<CoordinationMessage>)
         case channelTick(Int, peer: Int)
-        case probe(Int)
         indirect case probeAtServer(Int, ClockProbe)
         indirect case probeReply(Int, ClockProbeReply)
-        case observe(Int)
         case sample
         case action(Int)
     }
 
     /// One participant's whole state. A class: the simulator reaches into it at every event, and a
-    /// reference costs one retain where an array of structs would copy the player and coordinator
-    /// out and back.
+    /// reference costs one retain where an array of structs would copy the player and driver out
+    /// and back.
     final class Participant {
         let spec: SimulationScenario.Participant
         let name: String
+        let id: CoordinatedPlaybackParticipant.ID
         let peer: PeerID
         let url: String
         let clock: DriftingClock
         var machine: PlaybackMachine
-        var binding: PlayerCoordinationBinding
-        var estimator: GroupClockEstimator
+        var driver: ParticipantDriver
         /// The reliable channel to each other participant, by index (made at the first message).
         var channels: [ReliableChannel<CoordinationMessage>?]
         /// Each channel's timer and when it fires.
         var channelTimers: [(id: SimulationScheduler<Event>.EventID, at: Duration)?]
         var playerTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
-        var coordinatorTimer: (id: SimulationScheduler<Event>.EventID, at: Duration, groupDeadline: Duration)?
-        var isConnected = false
+        var driverTimer: (id: SimulationScheduler<Event>.EventID, at: Duration)?
+        /// What the player reported while the driver's outputs were carried out, for the driver
+        /// once they all are.
+        var pendingEvents: [PlayerEvent] = []
+        /// Whether the driver's outputs are being carried out, or the player's events handed to
+        /// it (what the player reports meanwhile waits its turn).
+        var isApplying = false
         var hasLeft = false
-        var hasStartedItem = false
         var itemGeneration = 0
         var stats = ParticipantStatistics()
         /// Where primary resumed after the break that ended at this true time: until the player
@@ -65,19 +73,25 @@ public struct GroupSimulator: ~Copyable {
         var resumedAfterBreak: (trueTime: Duration, itemTime: MediaTime, passed: MediaTime)?
 
         init(spec: SimulationScenario.Participant, peer: PeerID, url: String, clock: DriftingClock, machine: PlaybackMachine,
-             binding: PlayerCoordinationBinding, estimator: GroupClockEstimator, groupSize: Int)
+             driver: ParticipantDriver, groupSize: Int)
         {
             self.spec = spec
             name = spec.name
+            id = CoordinatedPlaybackParticipant.ID(rawValue: spec.name)
             self.peer = peer
             self.url = url
             self.clock = clock
             self.machine = machine
-            self.binding = binding
-            self.estimator = estimator
+            self.driver = driver
             channels = Array(repeating: nil, count: groupSize)
             channelTimers = Array(repeating: nil, count: groupSize)
         }
+
+        /// Whether the participant is in the group's session: joined, and not left.
+        var isConnected: Bool { driver.isJoined && !hasLeft }
+
+        /// Whether its player's item is coordinated.
+        var hasStartedItem: Bool { driver.hasStartedItem }
 
         private var lastLocalTime: (trueTime: Duration, localTime: Duration)?
 
@@ -98,10 +112,10 @@ public struct GroupSimulator: ~Copyable {
             return body(&channels[peer]!)
         }
 
-        /// `body` with the player and its binding in place. Reading a struct stored in a class
+        /// `body` with the player and its driver in place. Reading a struct stored in a class
         /// copies it whole (every array and dictionary in it retained and released); an inout
         /// access does not, and the simulator reads both at nearly every event.
-        func inPlace<T>(_ body: (inout PlaybackMachine, inout PlayerCoordinationBinding) -> T) -> T { body(&machine, &binding) }
+        func inPlace<T>(_ body: (inout PlaybackMachine, inout ParticipantDriver) -> T) -> T { body(&machine, &driver) }
     }
 
     struct ParticipantStatistics {
@@ -139,7 +153,6 @@ public struct GroupSimulator: ~Copyable {
         configuration.acknowledgementDelay = .zero
         return configuration
     }()
-    var applyDepth = 0
     /// Receives one line per player event, coordinator output and message, when set (for
     /// `interlude simulate --trace`).
     public var trace: ((String) -> Void)?
@@ -169,9 +182,15 @@ public struct GroupSimulator: ~Copyable {
             }
             var configuration = PlayerConfiguration()
             configuration.checksSegmentDurations = false
-            var binding = PlayerCoordinationBinding(participant: CoordinatedPlaybackParticipant.ID(rawValue: spec.name))
+            var driverConfiguration = ParticipantDriver.Configuration(participant: CoordinatedPlaybackParticipant.ID(rawValue: spec.name))
+            driverConfiguration.observationInterval = observeInterval
+            driverConfiguration.clockEstimator = clockConfiguration
+            let identifier = itemIdentifier
+            var driver = ParticipantDriver(
+                configuration: driverConfiguration, startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero),
+                itemIdentifier: { _ in identifier })
             let policy = scenario.policy
-            binding.configure { coordinator in
+            driver.configure { coordinator in
                 if let reasons = policy?.waitFor {
                     coordinator.suspensionReasonsThatTriggerWaiting = reasons.map { CoordinatedPlaybackSuspension.Reason(rawValue: $0) }
                 }
@@ -183,9 +202,7 @@ public struct GroupSimulator: ~Copyable {
             let kind = spec.kind ?? "vod"
             let url = "\(originBase)/\(kind)/\(spec.stream ?? "movie")/\(spec.viewer ?? spec.name)/main.m3u8"
             participants.append(Participant(
-                spec: spec, peer: peer, url: url, clock: clock,
-                machine: PlaybackMachine(configuration: configuration), binding: binding,
-                estimator: GroupClockEstimator(configuration: clockConfiguration, startingAt: clock.localTime(atTrueTime: spec.joinAt?.duration ?? .zero)),
+                spec: spec, peer: peer, url: url, clock: clock, machine: PlaybackMachine(configuration: configuration), driver: driver,
                 groupSize: scenario.participants.count))
         }
         for partition in scenario.network?.partitions ?? [] {
@@ -222,29 +239,19 @@ public struct GroupSimulator: ~Copyable {
         case .join(let index):
             participants[index].hasLeft = false
             participants[index].stats.joinedAt = participants[index].stats.joinedAt ?? now
-            probe(index)
-        case .probe(let index):
-            probe(index)
+            step(index) { machine, driver, local in driver.connect(player: machine, at: local) }
         case .probeAtServer(let index, let probe):
             // The group clock is true time.
             let reply = ClockProbeReply(answering: probe, receivedAt: now, sentAt: now)
             network.send(Event.probeReply(index, reply), from: serverPeer, to: participants[index].peer, on: &scheduler)
         case .probeReply(let index, let reply):
-            participants[index].estimator.receive(reply, at: localTime(index))
-            let isIdle = participants[index].inPlace { machine, _ in machine.itemStatus == .unknown && machine.currentSnapshot == nil }
-            if participants[index].estimator.isSynchronized, isIdle, !participants[index].isConnected {
-                startPlayer(index)
-            }
+            step(index) { machine, driver, local in driver.clockProbeReply(reply, player: machine, at: local) }
         case .playerWake(let index):
             participants[index].playerTimer = nil
             feed(index, .wake)
-        case .coordinatorWake(let index):
-            guard let timer = participants[index].coordinatorTimer else { return }
-            participants[index].coordinatorTimer = nil
-            guard let clock = participants[index].estimator.estimate else { return }
-            let outputs = participants[index].binding.advance(toGroupDeadline: timer.groupDeadline, clock: clock, localTime: localTime(index))
-            apply(index, outputs)
-            rescheduleTimers(index)
+        case .driverWake(let index):
+            participants[index].driverTimer = nil
+            step(index) { machine, driver, local in driver.timerFired(player: machine, at: local) }
         case .loaded(let index, let id, let result, let item):
             guard item == participants[index].itemGeneration else { return }
             feed(index, .loadFinished(id: id, result: result))
@@ -256,13 +263,10 @@ public struct GroupSimulator: ~Copyable {
             scheduleChannelTick(to, peer: from)
             // A frame that only acknowledges changes nothing but the channel.
             guard !output.delivered.isEmpty else { return }
-            if let clock = participants[to].estimator.estimate, participants[to].isConnected {
-                for message in output.delivered {
-                    let outputs = participants[to].binding.receive(message, from: CoordinatedPlaybackParticipant.ID(rawValue: participants[from].name), clock: clock, localTime: localTime(to))
-                    apply(to, outputs)
-                }
+            let sender = participants[from].id
+            step(to) { _, driver, local in
+                output.delivered.flatMap { driver.receive($0, from: sender, at: local) }
             }
-            rescheduleTimers(to)
         case .channelTick(let index, let peer):
             let participant = participants[index]
             participant.channelTimers[peer] = nil
@@ -270,17 +274,6 @@ public struct GroupSimulator: ~Copyable {
             let output = participant.channels[peer]!.tick(at: localTime(index))
             transmit(output.frames, from: index, to: peer)
             scheduleChannelTick(index, peer: peer)
-        case .observe(let index):
-            guard participants[index].hasStartedItem, !participants[index].hasLeft, let clock = participants[index].estimator.estimate else { return }
-            // Every deadline of the player up to now has been handled (the scheduler runs in time
-            // order), so its position now is its playhead's, without waking it.
-            let local = localTime(index)
-            let outputs = participants[index].inPlace { machine, binding in
-                binding.observe(position: machine.position(atHost: local), status: machine.timeControlStatus, isInBreak: machine.currentEvent != nil,
-                                hasReachedEnd: machine.hasReachedEnd, clock: clock, localTime: local)
-            }
-            apply(index, outputs)  // which sets the timers again when there is something to do
-            scheduler.schedule(.observe(index), after: observeInterval)
         case .sample:
             sample()
             scheduler.schedule(.sample, after: sampleInterval)
@@ -289,26 +282,35 @@ public struct GroupSimulator: ~Copyable {
         }
     }
 
-    /// Sends a clock probe if one is due and schedules the next.
-    mutating func probe(_ index: Int) {
-        guard !participants[index].hasLeft else { return }
+    /// Feeds the participant's driver one input (with its player and its clock's reading now) and
+    /// carries out what it asks, then what fell due meanwhile (an observation the driver leaves for
+    /// after its commands), as the real shell's settling does. The player's events wait until the
+    /// outermost step is done; then the driver has them, in order.
+    mutating func step(_ index: Int, _ input: (inout PlaybackMachine, inout ParticipantDriver, Duration) -> [ParticipantDriver.Output]) {
+        let participant = participants[index]
+        let isOutermost = !participant.isApplying
+        participant.isApplying = true
         let local = localTime(index)
-        if let probe = participants[index].estimator.makeProbeIfDue(at: local) {
-            network.send(Event.probeAtServer(index, probe), from: participants[index].peer, to: serverPeer, on: &scheduler)
+        apply(index, participant.inPlace { machine, driver in input(&machine, &driver, local) })
+        var rounds = 0
+        while rounds < 4, let deadline = participant.driver.nextDeadline, deadline <= local {
+            rounds += 1
+            apply(index, participant.inPlace { machine, driver in driver.timerFired(player: machine, at: local) })
         }
-        let next = participants[index].clock.trueTime(atLocalTime: participants[index].estimator.nextProbeTime)
-        scheduler.schedule(.probe(index), at: max(next, now + .milliseconds(1)))
+        guard isOutermost else { return }
+        participant.isApplying = false
+        deliverEvents(index)
+        rescheduleTimers(index)
     }
 
+    /// Gives the player its items once the participant has joined the group (its clock is
+    /// synchronised), as the app of a participant would.
     mutating func startPlayer(_ index: Int) {
-        participants[index].isConnected = true
         participants[index].itemGeneration += 1
         var item = PlayerItem(url: participants[index].url, primaryID: "sim-\(participants[index].name)", contentIdentifier: itemIdentifier)
         // Live: every participant counts item time from the same date, whenever it joins.
         item.liveTimeOrigin = origin.liveStartDate
         feed(index, .setItems([item]))
-        guard let clock = participants[index].estimator.estimate else { return }
-        apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))
     }
 
     /// The item every participant plays, the same whatever the viewer's URL.
@@ -316,6 +318,8 @@ public struct GroupSimulator: ~Copyable {
 
     // MARK: The player
 
+    /// Feeds the player an input. What it reports goes to the statistics at once, and to the
+    /// driver after the driver's outputs being carried out, if any, are (at once otherwise).
     mutating func feed(_ index: Int, _ input: PlaybackMachine.Input) {
         let actions = participants[index].machine.handle(input, now: localTime(index))
         for action in actions {
@@ -327,8 +331,10 @@ public struct GroupSimulator: ~Copyable {
                 break
             case .event(let event):
                 observe(index, event)
+                participants[index].pendingEvents.append(event)
             }
         }
+        if !participants[index].isApplying { deliverEvents(index) }
         rescheduleTimers(index)
     }
 
@@ -352,12 +358,13 @@ public struct GroupSimulator: ~Copyable {
     }
 
 
-    /// A player event: to the binding (once the item is coordinated), and to the statistics.
+    /// A line for the trace, when one is kept.
     func log(_ index: Int, _ text: @autoclosure () -> String) {
         guard let trace else { return }
         trace("\(SimulationReport.clock(now)) \(participants[index].name) \(text())")
     }
 
+    /// A player event, for the statistics.
     mutating func observe(_ index: Int, _ event: PlayerEvent) {
         log(index, "player \(event.traceLine)")
         if case .stalled = event.kind { participants[index].stats.stalls += 1 }
@@ -366,7 +373,7 @@ public struct GroupSimulator: ~Copyable {
             // Primary passed over by the break's resumption offset (live: the ad's duration, so
             // that the ad watcher rejoins the live edge, missing what played meanwhile).
             if participants[index].hasStartedItem, let start = participants[index].machine.interstitialSchedule?.scheduledBreak(id: eventID)?.start {
-                let mapping = participants[index].binding.coordinator.mapping
+                let mapping = participants[index].driver.binding.coordinator.mapping
                 let passed = mapping.coordinatedTime(for: .item(resumeAt)) - mapping.coordinatedTime(for: .item(start))
                 if passed > MediaTime(value: 1, timescale: 2) {
                     participants[index].stats.skipped += passed
@@ -374,47 +381,45 @@ public struct GroupSimulator: ~Copyable {
                 }
             }
         }
-        guard participants[index].isConnected, let clock = participants[index].estimator.estimate else { return }
-        if case .itemStatusChanged(.readyToPlay) = event.kind, !participants[index].hasStartedItem {
-            participants[index].hasStartedItem = true
-            let (identifier, local) = (itemIdentifier, localTime(index))
-            let outputs = participants[index].inPlace { machine, binding in binding.startItem(identifier, player: machine, clock: clock, localTime: local) }
-            apply(index, outputs)
-            scheduler.schedule(.observe(index), after: observeInterval)
-            return
-        }
-        guard participants[index].hasStartedItem else { return }
-        if PlayerCoordinationBinding.mayChangeMapping(event) {
-            let local = localTime(index)
-            apply(index, participants[index].inPlace { machine, binding in binding.timelineChanged(player: machine, clock: clock, localTime: local) })
-        }
-        apply(index, participants[index].inPlace { machine, binding in binding.playerEvent(event, position: machine.currentPosition, clock: clock) })
     }
 
-    /// Carries out what the binding asks. Commands can cause player events that cause commands;
-    /// a chain that does not settle (a player that cannot go where the group is) is cut and noted.
-    /// The coordinator's timer is set again afterwards: what the binding did may have moved its
-    /// next deadline.
-    mutating func apply(_ index: Int, _ outputs: [PlayerCoordinationBinding.Output]) {
-        guard !outputs.isEmpty else { return }
-        applyDepth += 1
-        defer {
-            applyDepth -= 1
-            if applyDepth == 0 { rescheduleTimers(index) }
-        }
-        guard applyDepth < 16 else {
-            if notes.last?.text.hasPrefix("commands did not settle") != true {
-                notes.append(.init(time: now, participant: participants[index].name, text: "commands did not settle (the player cannot go where the group is); dropped until the next input"))
+    /// Hands the driver what the player reported, in order, and carries out what it asks; what the
+    /// player reports meanwhile follows. A chain that does not settle (a player that cannot go where
+    /// the group is) is cut and noted.
+    mutating func deliverEvents(_ index: Int) {
+        let participant = participants[index]
+        guard !participant.isApplying, !participant.pendingEvents.isEmpty else { return }
+        participant.isApplying = true
+        defer { participant.isApplying = false }
+        var rounds = 0
+        while !participant.pendingEvents.isEmpty {
+            guard rounds < 16 else {
+                participant.pendingEvents.removeAll()
+                if notes.last?.text.hasPrefix("commands did not settle") != true {
+                    notes.append(.init(time: now, participant: participant.name, text: "commands did not settle (the player cannot go where the group is); dropped until the next input"))
+                }
+                return
             }
-            return
+            rounds += 1
+            let events = participant.pendingEvents
+            participant.pendingEvents.removeAll(keepingCapacity: true)
+            for event in events {
+                step(index) { machine, driver, local in driver.playerEvent(event, player: machine, at: local) }
+            }
         }
+    }
+
+    /// Carries out what the driver asks, in order: player commands (measuring the content skipped
+    /// or gone over again to re-align with the group), messages over the channels to the
+    /// participants in the session, probes to the group clock's server, events for the report.
+    mutating func apply(_ index: Int, _ outputs: [ParticipantDriver.Output]) {
         for output in outputs {
-            log(index, "binding \(output)")
+            log(index, "driver \(output)")
             switch output {
             case .player(let command, let originator):
                 var before = coordinatedTime(index)
                 if let resumed = participants[index].resumedAfterBreak, resumed.trueTime == now, before != nil {
-                    before = participants[index].binding.coordinator.mapping.coordinatedTime(for: .item(resumed.itemTime))
+                    before = participants[index].driver.binding.coordinator.mapping.coordinatedTime(for: .item(resumed.itemTime))
                 }
                 for input in command.machineInputs { feed(index, input) }
                 // Content skipped or gone over again to re-align with the group (not a seek someone made).
@@ -442,11 +447,20 @@ public struct GroupSimulator: ~Copyable {
                 let targets: [Int]
                 switch recipients {
                 case .all: targets = participants.indices.filter { $0 != index && participants[$0].isConnected }
-                case .participant(let id): targets = participants.indices.filter { participants[$0].name == id.rawValue }
+                case .participant(let id): targets = participants.indices.filter { participants[$0].id == id }
                 }
                 for target in targets { send(message, from: index, to: target) }
-            case .event(let event):
+            case .probe(let probe):
+                guard !participants[index].hasLeft else { continue }
+                network.send(Event.probeAtServer(index, probe), from: participants[index].peer, to: serverPeer, on: &scheduler)
+            case .event(.clockSynchronized):
+                // The app gives its player the item once the session is ready.
+                let isIdle = participants[index].inPlace { machine, _ in machine.itemStatus == .unknown && machine.currentSnapshot == nil }
+                if isIdle { startPlayer(index) }
+            case .event(.coordinator(let event)):
                 note(index, event)
+            case .event(.itemCoordinated), .event(.groupWait):
+                continue
             }
         }
     }
@@ -484,16 +498,13 @@ public struct GroupSimulator: ~Copyable {
         participant.channelTimers[peer] = (scheduler.schedule(.channelTick(index, peer: peer), at: at), at)
     }
 
+    /// Sets the player's timer for its next wake and the driver's for its next deadline. A timer
+    /// already set for earlier than needed is kept: it wakes the player or the driver a little
+    /// early, which then asks again (cheaper than cancelling and re-queueing at every input).
     mutating func rescheduleTimers(_ index: Int) {
         let participant = participants[index]
         let clock = participant.clock
-        let local = participant.localTime(atTrueTime: now)
-        let estimate = participant.hasStartedItem ? participant.estimator.estimate : nil
-        let (wake, groupDeadline) = participant.inPlace { machine, binding in
-            (machine.nextWake, estimate.flatMap { binding.nextGroupDeadline(clock: $0, localTime: local) })
-        }
-        // A timer already set for earlier than needed is kept: it wakes the machine a little early,
-        // which then asks again (cheaper than cancelling and re-queueing at every input).
+        let (wake, deadline) = participant.inPlace { machine, driver in (machine.nextWake, driver.nextDeadline) }
         if let wake {
             let at = max(clock.trueTime(atLocalTime: wake), now)
             if let timer = participant.playerTimer, !(at < timer.at) {
@@ -503,13 +514,13 @@ public struct GroupSimulator: ~Copyable {
                 participant.playerTimer = (scheduler.schedule(.playerWake(index), at: at), at)
             }
         }
-        if let estimate, let deadline = groupDeadline {
-            let at = max(clock.trueTime(atLocalTime: estimate.localTime(atGroupTime: deadline)), now)
-            if let timer = participant.coordinatorTimer, !(deadline < timer.groupDeadline) {
+        if let deadline {
+            let at = max(clock.trueTime(atLocalTime: deadline), now)
+            if let timer = participant.driverTimer, !(at < timer.at) {
                 // keep it
             } else {
-                if let timer = participant.coordinatorTimer { scheduler.cancel(timer.id) }
-                participant.coordinatorTimer = (scheduler.schedule(.coordinatorWake(index), at: at), at, deadline)
+                if let timer = participant.driverTimer { scheduler.cancel(timer.id) }
+                participant.driverTimer = (scheduler.schedule(.driverWake(index), at: at), at)
             }
         }
     }
@@ -533,21 +544,18 @@ public struct GroupSimulator: ~Copyable {
             seekCounter += 1
             feed(index, .seek(id: seekCounter, to: seekTarget(of: action, for: index), originator: .user))
         case "leave":
+            // The session loses the participant (its network, as a server's presence would tell
+            // the others); its player plays on alone, and nothing it sends reaches anyone.
             participants[index].hasLeft = true
-            participants[index].isConnected = false
-            let id = CoordinatedPlaybackParticipant.ID(rawValue: participants[index].name)
+            let id = participants[index].id
             for other in participants.indices where other != index && participants[other].isConnected {
-                guard let clock = participants[other].estimator.estimate else { continue }
-                apply(other, participants[other].binding.participantLeft(id, clock: clock, localTime: localTime(other)))
+                step(other) { _, driver, local in driver.participantLeft(id, at: local) }
             }
         case "rejoin":
             participants[index].hasLeft = false
-            participants[index].isConnected = true
             participants[index].channels = Array(repeating: nil, count: participants.count)
             for other in participants.indices where other != index { participants[other].channels[index] = nil }
-            if let clock = participants[index].estimator.estimate {
-                apply(index, participants[index].binding.connect(clock: clock, localTime: localTime(index)))
-            }
+            step(index) { machine, driver, local in driver.connect(player: machine, at: local) }
         default:
             break
         }
@@ -571,8 +579,8 @@ public struct GroupSimulator: ~Copyable {
     func coordinatedTime(_ index: Int) -> MediaTime? {
         guard participants[index].hasStartedItem else { return nil }
         let local = localTime(index)
-        return participants[index].inPlace { machine, binding in
-            binding.coordinator.mapping.coordinatedTime(for: PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local)))
+        return participants[index].inPlace { machine, driver in
+            driver.binding.coordinator.mapping.coordinatedTime(for: PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local)))
         }
     }
 
@@ -602,9 +610,9 @@ public struct GroupSimulator: ~Copyable {
         steady.reserveCapacity(participants.count)
         for (index, participant) in participants.enumerated() where participant.hasStartedItem && !participant.hasLeft {
             let local = participant.localTime(atTrueTime: now)
-            let (coordinated, state, isSuspended, isInSharedBreak) = participant.inPlace { machine, binding in
+            let (coordinated, state, isSuspended, isInSharedBreak) = participant.inPlace { machine, driver in
                 let position = PlayerCoordinationBinding.playbackPosition(machine.position(atHost: local))
-                let mapping = binding.coordinator.mapping
+                let mapping = driver.binding.coordinator.mapping
                 let inLocalBreak = machine.currentEvent != nil || mapping.localBreak(at: position) != nil
                 let state: SeriesState
                 switch machine.timeControlStatus {
@@ -617,7 +625,7 @@ public struct GroupSimulator: ~Copyable {
                 // A break whose content may not vary is on the shared timeline: the group plays it in
                 // step, so its positions count for the skew like primary's.
                 let isInSharedBreak = machine.timeControlStatus != .paused && machine.currentEvent.map { !$0.contentMayVary } == true
-                return (mapping.coordinatedTime(for: position).seconds, state, binding.coordinator.isSuspended, isInSharedBreak)
+                return (mapping.coordinatedTime(for: position).seconds, state, driver.binding.coordinator.isSuspended, isInSharedBreak)
             }
             if state == .waiting {
                 if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
@@ -625,8 +633,8 @@ public struct GroupSimulator: ~Copyable {
                 } else {
                     // What the waiter is told is left (S1.11: from the others' shared ad schedules),
                     // for the break it is waiting at.
-                    let told = participant.inPlace { _, binding in
-                        binding.coordinator.expectedWaits(from: MediaTime(seconds: max(0, coordinated - 1), preferredTimescale: 1000) ?? .zero,
+                    let told = participant.inPlace { _, driver in
+                        driver.binding.coordinator.expectedWaits(from: MediaTime(seconds: max(0, coordinated - 1), preferredTimescale: 1000) ?? .zero,
                                                           through: MediaTime(seconds: coordinated + 1, preferredTimescale: 1000) ?? .zero).first?.wait
                     }
                     participant.stats.waits.append((now - sampleInterval, sampleInterval, told))
@@ -645,7 +653,7 @@ public struct GroupSimulator: ~Copyable {
         }
         // Group transitions: a new anchor of the group's playing phase (a start, a resume, a seek).
         if let reference = participants.firstIndex(where: { $0.hasStartedItem && $0.isConnected }),
-            let phase = participants[reference].binding.coordinator.groupTimeline?.phase(at: now),
+            let phase = participants[reference].driver.binding.coordinator.groupTimeline?.phase(at: now),
             let anchor = phase.anchorGroupTime, anchor != lastAnchor
         {
             lastAnchor = anchor
@@ -674,7 +682,7 @@ public struct GroupSimulator: ~Copyable {
                     name: participant.name, url: participant.url,
                     waited: participant.stats.waited, inBreaks: participant.stats.inBreaks,
                     skipped: participant.stats.skipped.seconds, rewound: participant.stats.rewound.seconds,
-                    corrections: participant.binding.coordinator.driftCorrector.correctionCount,
+                    corrections: participant.driver.binding.coordinator.driftCorrector.correctionCount,
                     stalls: participant.stats.stalls,
                     finalPosition: coordinatedTime(participants.firstIndex { $0.name == participant.name }!)?.seconds,
                     waits: participant.stats.waits.map { .init(start: $0.start, length: $0.length, told: $0.told?.seconds) },

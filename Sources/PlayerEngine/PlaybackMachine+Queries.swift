@@ -12,6 +12,9 @@ extension PlaybackMachine {
     /// The integrated timeline's time as of the last input.
     public var integratedCurrentTime: MediaTime { integratedTime }
 
+    /// The item playing now (`nil`: none left).
+    public var currentItem: PlayerItem? { item }
+
     /// The current item's status.
     public var itemStatus: ItemStatus { status }
 

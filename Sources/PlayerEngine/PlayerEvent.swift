@@ -53,6 +53,12 @@ public struct PlayerEvent: Sendable, Hashable {
     /// What happened.
     public var kind: Kind
 
+    /// An event, as a player made it (for drivers fed events by hand, in tests).
+    package init(hostTime: Duration, kind: Kind) {
+        self.hostTime = hostTime
+        self.kind = kind
+    }
+
     /// What can happen.
     public enum Kind: Sendable, Hashable {
         /// The current item changed (nil: none left).

@@ -314,11 +314,14 @@ public struct PlayerCoordinationBinding: Sendable {
 }
 
 extension PlayerCoordinationBinding.PlayerCommand {
-    /// The command as inputs for a ``PlaybackMachine`` (originator `.coordinator`).
+    /// The command as inputs for a ``PlaybackMachine`` (originator `.coordinator`), in the order
+    /// every driver gives them. A held player is given its anchored start before the hold is
+    /// released, so that it goes from waiting for the group to waiting for the start time without
+    /// reporting a moment of playing in between.
     public var machineInputs: [PlaybackMachine.Input] {
         switch self {
         case .play(let rate, let position, let hostTime):
-            return [.setCoordinationHold(false), .playAnchored(rate, position: position, hostTime: hostTime, originator: .coordinator)]
+            return [.playAnchored(rate, position: position, hostTime: hostTime, originator: .coordinator), .setCoordinationHold(false)]
         case .pause(let position):
             var inputs: [PlaybackMachine.Input] = [.setCoordinationHold(false), .setRate(0, originator: .coordinator)]
             if let position { inputs.append(.jump(to: position, originator: .coordinator)) }

@@ -18,19 +18,20 @@ import Synchronization
 ///     player.play()                           // everyone starts together
 ///
 /// The shell around pure parts, all on the player's clock:
-/// - a ``GroupClockEstimator`` probing the group clock's keeper (a ``GroupClockServer``, or this
-///   participant itself when `clockServer` is its own peer);
-/// - a ``PlayerCoordinationBinding`` (the coordinator state machine and its glue to the
-///   player): once the clock is synchronised it joins the group, and once the player's item is
-///   ready to play it coordinates it;
-/// - a ``GroupMessenger`` carrying ``CoordinationEnvelope``s reliably and in order per peer.
+/// - a ``ParticipantDriver`` (the coordinator bound to the player, the group-clock estimate, the
+///   observations and deadlines): it probes the group clock's keeper (a ``GroupClockServer``, or
+///   this participant itself when `clockServer` is its own peer), joins the group once the clock
+///   is synchronised, and coordinates the player's item once it is ready to play;
+/// - a ``GroupMessenger`` carrying ``CoordinationEnvelope``s reliably and in order per peer; the
+///   shell maps participants to the peers they speak from, and sends what is for everyone to
+///   every peer it knows.
 ///
 /// ``run()`` consumes the player's events and the transport's frames, sends frames in the order
-/// they were made, observes the player's position every ``Configuration/observationInterval`` of
-/// host time (drift correction, breaks entered and left) and wakes at the coordinator's
-/// deadlines, the messenger's retransmissions and the clock probes. Commands to the player are
-/// applied under the coordinator's lock, never across an `await`; the player never calls back into
-/// the coordinator (its events arrive through a stream).
+/// they were made, and wakes at the driver's deadlines (the clock probes, the coordinator's
+/// deadlines, the observations of the player every ``Configuration/observationInterval`` of host
+/// time) and the messenger's retransmissions. Commands to the player are applied under the
+/// coordinator's lock, never across an `await`; the player never calls back into the coordinator
+/// (its events arrive through a stream).
 ///
 /// Automatic suspensions (from the binding): `stallRecovery` while the player rebuffers after a
 /// stall (it ends when the player plays again, and the player moves to where the group is), and
@@ -90,15 +91,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
     }
 
     /// A wait for other participants, as ``Event/groupWait(_:)`` reports it.
-    public struct GroupWait: Sendable, Hashable {
-        /// Whom the group waits for, and why.
-        public var blockers: [GroupTimeline.Blocker]
-        /// When the wait should end at the latest, on the player's host clock, when every blocker
-        /// says (the rest of an ad, a wait limit).
-        public var expectedEnd: Duration?
-        /// How long the wait should last from its start, when known.
-        public var expectedDuration: Duration?
-    }
+    public typealias GroupWait = ParticipantDriver.GroupWait
 
     /// A suspension begun with ``PlayerPlaybackCoordinator/beginSuspension(for:)`` (Apple's
     /// `AVCoordinatedPlaybackSuspension`).
@@ -132,19 +125,13 @@ public final class PlayerPlaybackCoordinator: Sendable {
     }
 
     private struct State {
-        var binding: PlayerCoordinationBinding
-        var estimator: GroupClockEstimator
+        var driver: ParticipantDriver
         var messenger: GroupMessenger
         var peers: [PeerID]
         var participants: [PeerID: CoordinatedPlaybackParticipant.ID] = [:]
-        var isConnected = false
-        var hasStartedItem = false
-        var nextObservation: Duration?
-        var coordinatorDeadline: Duration?
         var armed: [Duration] = []
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriber = 0
-        var isWaitingForOthers = false
     }
 
     /// The player coordinated.
@@ -152,7 +139,6 @@ public final class PlayerPlaybackCoordinator: Sendable {
     /// The settings it was made with.
     public let configuration: Configuration
     private let transport: any GroupTransport
-    private let identify: @Sendable (PlayerItem) -> String
     private let keepsGroupClock: Bool
     private let state: Mutex<State>
     private let playerEvents: AsyncStream<PlayerEvent>
@@ -177,7 +163,6 @@ public final class PlayerPlaybackCoordinator: Sendable {
         self.player = player
         self.configuration = configuration
         self.transport = transport
-        identify = itemIdentifier
         keepsGroupClock = configuration.clockServer == transport.localPeer
         let base = clock.now
         let baseHostTime = player.hostTime
@@ -186,10 +171,13 @@ public final class PlayerPlaybackCoordinator: Sendable {
         (outbox, outboxInput) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         (timerRequests, timerInput) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         let peers = configuration.peers.filter { $0 != transport.localPeer && $0 != configuration.clockServer }
+        var driverConfiguration = ParticipantDriver.Configuration(participant: configuration.participant, keepsGroupClock: keepsGroupClock)
+        driverConfiguration.observationInterval = configuration.observationInterval
+        driverConfiguration.coordinator = configuration.coordinator
+        driverConfiguration.clockEstimator = configuration.clockEstimator
         state = Mutex(
             State(
-                binding: PlayerCoordinationBinding(participant: configuration.participant, configuration: configuration.coordinator),
-                estimator: GroupClockEstimator(configuration: configuration.clockEstimator, startingAt: player.hostTime),
+                driver: ParticipantDriver(configuration: driverConfiguration, startingAt: player.hostTime, itemIdentifier: itemIdentifier),
                 messenger: GroupMessenger(localPeer: transport.localPeer, registry: .coordination, channelConfiguration: configuration.channel),
                 peers: peers
             )
@@ -255,18 +243,18 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     /// The other participants on the same item or another, for UI (Apple's `otherParticipants`).
     public var otherParticipants: [CoordinatedPlaybackParticipant] {
-        state.withLock { $0.binding.coordinator.otherParticipants }
+        state.withLock { $0.driver.binding.coordinator.otherParticipants }
     }
 
     /// Why this participant does not take part in the group's playback now; empty when it does.
     public var suspensionReasons: [CoordinatedPlaybackSuspension.Reason] {
-        state.withLock { $0.binding.coordinator.suspensionReasons }
+        state.withLock { $0.driver.binding.coordinator.suspensionReasons }
     }
 
     /// The reasons the group waits out (the waiting policy; default: only
     /// `userIsChangingCurrentTime`). A new policy applies at once to suspensions in progress.
     public var suspensionReasonsThatTriggerWaiting: [CoordinatedPlaybackSuspension.Reason] {
-        get { state.withLock { $0.binding.coordinator.suspensionReasonsThatTriggerWaiting } }
+        get { state.withLock { $0.driver.binding.coordinator.suspensionReasonsThatTriggerWaiting } }
         set {
             perform { coordinator, groupTime in coordinator.setSuspensionReasonsThatTriggerWaiting(newValue, at: groupTime) }
         }
@@ -274,20 +262,20 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     /// Whether a remote pause moves the player to the originator's pause time (default true).
     public var pauseSnapsToMediaTimeOfOriginator: Bool {
-        get { state.withLock { $0.binding.coordinator.pauseSnapsToMediaTimeOfOriginator } }
-        set { state.withLock { state in state.binding.configure { $0.pauseSnapsToMediaTimeOfOriginator = newValue } } }
+        get { state.withLock { $0.driver.binding.coordinator.pauseSnapsToMediaTimeOfOriginator } }
+        set { state.withLock { state in state.driver.configure { $0.pauseSnapsToMediaTimeOfOriginator = newValue } } }
     }
 
     /// How many participants a group may have before suspensions with `reason` stop holding it.
     public func participantLimitForWaitingOutSuspensions(withReason reason: CoordinatedPlaybackSuspension.Reason) -> Int {
-        state.withLock { $0.binding.coordinator.participantLimitForWaitingOutSuspensions(withReason: reason) }
+        state.withLock { $0.driver.binding.coordinator.participantLimitForWaitingOutSuspensions(withReason: reason) }
     }
 
     /// Sets ``participantLimitForWaitingOutSuspensions(withReason:)`` (Apple's
     /// `setParticipantLimit(_:forWaitingOutSuspensionsWithReason:)`).
     public func setParticipantLimit(_ limit: Int, forWaitingOutSuspensionsWithReason reason: CoordinatedPlaybackSuspension.Reason) {
         state.withLock { state in
-            state.binding.configure { $0.setParticipantLimit(limit, forWaitingOutSuspensionsWithReason: reason) }
+            state.driver.configure { $0.setParticipantLimit(limit, forWaitingOutSuspensionsWithReason: reason) }
         }
     }
 
@@ -297,7 +285,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
     public func beginSuspension(for reason: CoordinatedPlaybackSuspension.Reason) -> Suspension {
         let suspension = state.withLock { state -> CoordinatedPlaybackSuspension in
             let now = player.hostTime
-            let (suspension, outputs) = state.binding.beginSuspension(for: reason, clock: groupClock(state), localTime: now)
+            let (suspension, outputs) = state.driver.beginSuspension(for: reason, at: now)
             apply(outputs, in: &state, at: now)
             settle(&state)
             return suspension
@@ -308,8 +296,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
     fileprivate func end(_ suspension: CoordinatedPlaybackSuspension, proposing position: IntegratedTimeline.Position?) {
         state.withLock { state in
             let now = player.hostTime
-            let outputs = state.binding.end(suspension, proposingNewTime: position, clock: groupClock(state), localTime: now)
-            apply(outputs, in: &state, at: now)
+            apply(state.driver.endSuspension(suspension, proposing: position, at: now), in: &state, at: now)
             settle(&state)
         }
     }
@@ -318,8 +305,8 @@ public final class PlayerPlaybackCoordinator: Sendable {
     /// break; `nil` before the group's state for the item is known.
     public func expectedPosition(atHostTime hostTime: Duration) -> IntegratedTimeline.Position? {
         state.withLock { state in
-            let groupTime = groupClock(state).groupTime(atLocalTime: hostTime)
-            return state.binding.coordinator.expectedItemTime(atGroupTime: groupTime).map(PlayerCoordinationBinding.position)
+            let groupTime = state.driver.groupClock.groupTime(atLocalTime: hostTime)
+            return state.driver.binding.coordinator.expectedItemTime(atGroupTime: groupTime).map(PlayerCoordinationBinding.position)
         }
     }
 
@@ -334,29 +321,29 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     /// The item coordinated (Apple's delegating `currentItemIdentifier`).
     public var currentItemIdentifier: String? {
-        state.withLock { $0.hasStartedItem ? $0.binding.itemIdentifier : nil }
+        state.withLock { $0.driver.currentItemIdentifier }
     }
 
     /// What the group does now and whom it waits for.
     public var groupStatus: PlaybackCoordinatorStateMachine.GroupPlaybackStatus? {
         state.withLock { state in
-            state.binding.coordinator.groupStatus(at: groupClock(state).groupTime(atLocalTime: player.hostTime))
+            state.driver.binding.coordinator.groupStatus(at: state.driver.groupClock.groupTime(atLocalTime: player.hostTime))
         }
     }
 
     /// The group clock as this participant knows it (`nil` before the first probe's reply).
     public var clockEstimate: GroupClockEstimate? {
-        state.withLock { keepsGroupClock ? .exact : $0.estimator.estimate }
+        state.withLock { $0.driver.clockEstimate }
     }
 
     /// Whether the participant has joined the group (its clock is synchronised).
-    public var isConnected: Bool { state.withLock { $0.isConnected } }
+    public var isConnected: Bool { state.withLock { $0.driver.isJoined } }
 
     /// Drift corrections made so far (rate adjustments and re-anchoring seeks).
-    public var correctionCount: Int { state.withLock { $0.binding.coordinator.driftCorrector.correctionCount } }
+    public var correctionCount: Int { state.withLock { $0.driver.binding.coordinator.driftCorrector.correctionCount } }
 
     /// A copy of the coordinator state machine, for inspection.
-    public var stateMachine: PlaybackCoordinatorStateMachine { state.withLock { $0.binding.coordinator } }
+    public var stateMachine: PlaybackCoordinatorStateMachine { state.withLock { $0.driver.binding.coordinator } }
 
     /// Another participant's peer joined the session.
     public func addPeer(_ peer: PeerID) {
@@ -370,9 +357,9 @@ public final class PlayerPlaybackCoordinator: Sendable {
     public func removePeer(_ peer: PeerID) {
         state.withLock { state in
             state.peers.removeAll { $0 == peer }
-            guard let participant = state.participants.removeValue(forKey: peer), state.isConnected else { return }
+            guard let participant = state.participants.removeValue(forKey: peer), state.driver.isJoined else { return }
             let now = player.hostTime
-            apply(state.binding.participantLeft(participant, clock: groupClock(state), localTime: now), in: &state, at: now)
+            apply(state.driver.participantLeft(participant, at: now), in: &state, at: now)
             settle(&state)
         }
     }
@@ -381,29 +368,17 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     private func start() {
         state.withLock { state in
-            if keepsGroupClock, !state.isConnected { connect(&state, at: player.hostTime) }
+            let now = player.hostTime
+            apply(state.driver.connect(player: player.machineState, at: now), in: &state, at: now)
             settle(&state)
         }
     }
 
     private func handle(_ event: PlayerEvent) {
         state.withLock { state in
-            if case .currentItemChanged = event.kind {
-                state.hasStartedItem = false
-                state.nextObservation = nil
-            }
-            guard state.isConnected else { return }
+            guard state.driver.isJoined else { return }
             let now = player.hostTime
-            let clock = groupClock(state)
-            if !state.hasStartedItem {
-                if case .itemStatusChanged(.readyToPlay) = event.kind { startItem(&state, at: now) }
-            } else {
-                let machine = player.machineState
-                if PlayerCoordinationBinding.mayChangeMapping(event) {
-                    apply(state.binding.timelineChanged(player: machine, clock: clock, localTime: now), in: &state, at: now)
-                }
-                apply(state.binding.playerEvent(event, player: machine, clock: clock), in: &state, at: now)
-            }
+            apply(state.driver.playerEvent(event, player: player.machineState, at: now), in: &state, at: now)
             settle(&state)
         }
     }
@@ -418,8 +393,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 switch received.message {
                 case let reply as ClockProbeReply:
                     guard received.sender == configuration.clockServer, !keepsGroupClock else { continue }
-                    state.estimator.receive(reply, at: now)
-                    if !state.isConnected, state.estimator.isSynchronized { connect(&state, at: now) }
+                    apply(state.driver.clockProbeReply(reply, player: player.machineState, at: now), in: &state, at: now)
                 case let probe as ClockProbe:
                     guard keepsGroupClock, let reply = try? state.messenger.sendUnreliably(
                         ClockProbeReply(answering: probe, receivedAt: now, sentAt: now), to: received.sender)
@@ -428,9 +402,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 case let envelope as CoordinationEnvelope:
                     state.participants[received.sender] = envelope.sender
                     if !state.peers.contains(received.sender) { state.peers.append(received.sender) }
-                    guard state.isConnected else { continue }
-                    let outputs = state.binding.receive(envelope.message, from: envelope.sender, clock: groupClock(state), localTime: now)
-                    apply(outputs, in: &state, at: now)
+                    apply(state.driver.receive(envelope.message, from: envelope.sender, at: now), in: &state, at: now)
                 default:
                     continue
                 }
@@ -449,72 +421,32 @@ public final class PlayerPlaybackCoordinator: Sendable {
     private func perform(_ body: (inout PlaybackCoordinatorStateMachine, Duration) -> [PlaybackCoordinatorStateMachine.Action]) {
         state.withLock { state in
             let now = player.hostTime
-            let outputs = state.binding.perform(clock: groupClock(state), localTime: now, body)
-            apply(outputs, in: &state, at: now)
+            apply(state.driver.perform(at: now, body), in: &state, at: now)
             settle(&state)
         }
     }
 
     // MARK: Steps (under the lock)
 
-    /// The group clock as known now: exact when this participant keeps it; before the first
-    /// reply, the host clock stands in.
-    private func groupClock(_ state: State) -> GroupClockEstimate {
-        keepsGroupClock ? .exact : state.estimator.estimate ?? .exact
-    }
-
-    private func connect(_ state: inout State, at now: Duration) {
-        state.isConnected = true
-        let clock = groupClock(state)
-        emit(.clockSynchronized(clock), in: state)
-        apply(state.binding.connect(clock: clock, localTime: now), in: &state, at: now)
-        startItem(&state, at: now)
-    }
-
-    private func startItem(_ state: inout State, at now: Duration) {
-        guard let item = player.currentItem else { return }
-        let machine = player.machineState
-        guard machine.itemStatus == .readyToPlay else { return }
-        let identifier = identify(item)
-        state.hasStartedItem = true
-        state.nextObservation = now + configuration.observationInterval
-        emit(.itemCoordinated(identifier), in: state)
-        apply(state.binding.startItem(identifier, player: machine, clock: groupClock(state), localTime: now), in: &state, at: now)
-    }
-
-    /// Does whatever is due now (a probe, retransmissions, the coordinator's deadline, an
-    /// observation) and arms the timer for what comes next.
+    /// Does whatever is due now (the driver's probes, deadlines and observations, the messenger's
+    /// retransmissions) and arms the timer for what comes next. The driver is asked again while
+    /// it is due: it leaves an observation due when it has just commanded the player, to read the
+    /// player once the commands are applied.
     private func settle(_ state: inout State) {
         let now = player.hostTime
-        if !keepsGroupClock, let probe = state.estimator.makeProbeIfDue(at: now),
-            let outgoing = try? state.messenger.sendUnreliably(probe, to: configuration.clockServer)
-        {
-            send([outgoing])
+        var rounds = 0
+        while rounds < 4, let deadline = state.driver.nextDeadline, deadline <= now {
+            rounds += 1
+            apply(state.driver.timerFired(player: player.machineState, at: now), in: &state, at: now)
         }
         if let deadline = state.messenger.nextDeadline, deadline <= now { send(state.messenger.tick(at: now)) }
-        if state.isConnected, state.hasStartedItem {
-            let clock = groupClock(state)
-            if let deadline = state.coordinatorDeadline, deadline <= now {
-                apply(state.binding.advance(clock: clock, localTime: now), in: &state, at: now)
-            }
-            if let observation = state.nextObservation, observation <= now {
-                let next = observation + configuration.observationInterval
-                state.nextObservation = next > now ? next : now + configuration.observationInterval
-                apply(state.binding.observe(player: player.machineState, clock: clock, localTime: now), in: &state, at: now)
-            }
-            state.coordinatorDeadline = state.binding.nextDeadline(clock: clock, localTime: now)
-        } else {
-            state.coordinatorDeadline = nil
-        }
         arm(&state, at: now)
     }
 
     private func arm(_ state: inout State, at now: Duration) {
         var candidates: [Duration] = []
-        if !keepsGroupClock { candidates.append(state.estimator.nextProbeTime) }
+        if let deadline = state.driver.nextDeadline { candidates.append(deadline) }
         if let deadline = state.messenger.nextDeadline { candidates.append(deadline) }
-        if let deadline = state.coordinatorDeadline { candidates.append(deadline) }
-        if let observation = state.nextObservation, state.hasStartedItem { candidates.append(observation) }
         guard let next = candidates.min() else { return }
         // A deadline mapped from the group clock can round to now or just before: wake a
         // nanosecond later, when the group clock has passed it.
@@ -524,13 +456,10 @@ public final class PlayerPlaybackCoordinator: Sendable {
         timerInput.yield(at)
     }
 
-    private func apply(_ outputs: [PlayerCoordinationBinding.Output], in state: inout State, at now: Duration) {
+    private func apply(_ outputs: [ParticipantDriver.Output], in state: inout State, at now: Duration) {
         for output in outputs {
             switch output {
             case .player(let command, let originator):
-                // Between items (the new one not ready yet), the old item's commands would move
-                // the new one.
-                guard state.hasStartedItem else { continue }
                 apply(command)
                 emit(.playerCommand(command, originator: originator), in: state)
             case .send(let message, let recipients):
@@ -545,49 +474,33 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 } catch {
                     emit(.messengerError(transport.localPeer, error), in: state)
                 }
+            case .probe(let probe):
+                guard let outgoing = try? state.messenger.sendUnreliably(probe, to: configuration.clockServer) else { continue }
+                send([outgoing])
             case .event(let event):
-                emit(.coordinator(event), in: state)
-                if case .groupStatusChanged(let status) = event { reportWait(status, in: &state, at: now) }
+                emit(Event(event), in: state)
             }
         }
     }
 
-    /// Carries out a command on the player (``PlayerCoordinationBinding/PlayerCommand/machineInputs``
-    /// through the player's API). A held player is given its anchored start before the hold is
-    /// released, so that it goes from waiting for the group to waiting for the start time without
-    /// reporting a moment of playing in between.
+    /// Carries out a command on the player: its
+    /// ``PlayerCoordinationBinding/PlayerCommand/machineInputs``, in their order, through the
+    /// player's API.
     private func apply(_ command: PlayerCoordinationBinding.PlayerCommand) {
-        switch command {
-        case .play(let rate, let position, let hostTime):
-            player.play(atRate: rate, from: position, atHostTime: hostTime, originator: .coordinator)
-            player.setCoordinationHold(false)
-        case .pause(let position):
-            player.setCoordinationHold(false)
-            player.setRate(0, originator: .coordinator)
-            if let position { player.jump(to: position, originator: .coordinator) }
-        case .hold(let position, let rate):
-            player.jump(to: position, originator: .coordinator)
-            player.setCoordinationHold(true)
-            player.setRate(rate, originator: .coordinator)
-        case .setRate(let rate):
-            player.setRate(rate, originator: .coordinator)
-        }
-    }
-
-    /// Reports the start and the end of a wait for others (not for the local participant).
-    private func reportWait(_ status: PlaybackCoordinatorStateMachine.GroupPlaybackStatus, in state: inout State, at now: Duration) {
-        let waitsForOthers = status.status == .waiting && !status.blockers.isEmpty
-            && !status.blockers.contains { $0.participant == configuration.participant }
-        if waitsForOthers {
-            let clock = groupClock(state)
-            let ends = status.blockers.map(\.expectedEnd)
-            // An end already passed is an estimate that did not know the break's length: unknown.
-            let end = ends.contains(nil) ? nil : ends.compactMap { $0 }.max().map { clock.localTime(atGroupTime: $0) }.flatMap { $0 > now ? $0 : nil }
-            state.isWaitingForOthers = true
-            emit(.groupWait(GroupWait(blockers: status.blockers, expectedEnd: end, expectedDuration: end.map { max(.zero, $0 - now) })), in: state)
-        } else if state.isWaitingForOthers {
-            state.isWaitingForOthers = false
-            emit(.groupWait(nil), in: state)
+        for input in command.machineInputs {
+            switch input {
+            case .playAnchored(let rate, let position, let hostTime, let originator):
+                player.play(atRate: rate, from: position, atHostTime: hostTime, originator: originator)
+            case .setCoordinationHold(let isHeld):
+                player.setCoordinationHold(isHeld)
+            case .setRate(let rate, let originator):
+                player.setRate(rate, originator: originator)
+            case .jump(let position, let originator):
+                player.jump(to: position, originator: originator)
+            default:
+                // A command is made of the four inputs above only.
+                continue
+            }
         }
     }
 
@@ -601,5 +514,17 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     private func emit(_ event: Event) {
         state.withLock { emit(event, in: $0) }
+    }
+}
+
+extension PlayerPlaybackCoordinator.Event {
+    /// A driver's event as the coordinator reports it.
+    init(_ event: ParticipantDriver.Event) {
+        switch event {
+        case .coordinator(let event): self = .coordinator(event)
+        case .clockSynchronized(let estimate): self = .clockSynchronized(estimate)
+        case .itemCoordinated(let identifier): self = .itemCoordinated(identifier)
+        case .groupWait(let wait): self = .groupWait(wait)
+        }
     }
 }

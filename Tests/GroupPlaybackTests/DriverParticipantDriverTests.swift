@@ -1,0 +1,128 @@
+import GroupCoordination
+import GroupPlayback
+import GroupWire
+import HLSInterstitials
+import MediaTime
+import PlayerEngine
+import Testing
+
+@Suite("Participant driver")
+struct ParticipantDriverTests {
+    /// A participant that keeps the group clock, its movie loaded and coordinated.
+    static func coordinatedRig() -> DriverParticipantRig {
+        var rig = DriverParticipantRig(configuration: .init(participant: "alice", keepsGroupClock: true))
+        rig.load()
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        rig.run(until: .seconds(2))
+        return rig
+    }
+
+    @Test("a held player told to play waits for the start time and then plays, never playing before it")
+    func heldPlayerStartsOnTime() {
+        var rig = DriverParticipantRig(configuration: .init(participant: "alice", keepsGroupClock: true))
+        rig.load()
+        rig.run(until: .seconds(2))
+        #expect(rig.machine.itemStatus == .readyToPlay)
+        for input in PlayerCoordinationBinding.PlayerCommand.hold(at: .primary(.zero), rate: 1).machineInputs { rig.feed(input) }
+        rig.run(until: .seconds(3))
+        let start = Duration.seconds(4)
+        let since = rig.playerEvents.count
+        for input in PlayerCoordinationBinding.PlayerCommand.play(rate: 1, position: .primary(.zero), hostTime: start).machineInputs { rig.feed(input) }
+        rig.run(until: .seconds(5))
+        let playing = rig.playerEvents[since...].filter { $0.kind == .timeControlStatusChanged(.playing) }.map(\.hostTime)
+        #expect(playing == [start])
+        #expect(abs(rig.machine.currentTime.seconds - 1) < 0.001)
+    }
+
+    @Test("a participant joins once its clock is synchronised: probes until then, then the clock, its hello, and its ready item")
+    func joinsWhenSynchronized() throws {
+        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        #expect(!rig.driver.isJoined)
+        // The keeper's clock is an hour ahead; each reply comes back 20 ms after its probe.
+        var answered = 0
+        while !rig.driver.isJoined, answered < 20 {
+            let probes = rig.outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answered < probes.count else {
+                rig.run(until: rig.driver.nextDeadline ?? rig.now)
+                continue
+            }
+            let probe = probes[answered]
+            answered += 1
+            rig.run(until: probe.clientSendTime + .milliseconds(20))
+            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10),
+                                        sentAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10))
+            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+        #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
+        #expect(answered == 8)
+        let joined = rig.outputs.drop { if case .probe = $0 { true } else { false } }
+        guard case .event(.clockSynchronized(let estimate))? = joined.first else {
+            Issue.record("joining does not begin with the clock: \(joined.prefix(3))")
+            return
+        }
+        let error = estimate.offset(atLocalTime: rig.now) - .seconds(3600)
+        #expect(error < .milliseconds(1) && error > .milliseconds(-1))
+        let hello = try #require(joined.firstIndex { $0 == .send(.hello("bob"), to: .all) })
+        let coordinated = try #require(joined.firstIndex { $0 == .event(.itemCoordinated("movie")) })
+        #expect(joined.startIndex < hello && hello < coordinated)
+        #expect(rig.driver.currentItemIdentifier == "movie")
+    }
+
+    @Test("a participant that keeps the group clock joins when it connects and sends no probes")
+    func keeperJoinsAtOnce() {
+        let rig = Self.coordinatedRig()
+        #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
+        #expect(rig.driver.clockEstimate == .exact)
+        #expect(!rig.outputs.contains { if case .probe = $0 { true } else { false } })
+        #expect(rig.outputs.first == .event(.clockSynchronized(.exact)))
+    }
+
+    @Test("observations keep to the participant's own clock: every interval from the item's start, a late timer shifting none of the later ones")
+    func observationCadence() throws {
+        var rig = Self.coordinatedRig()
+        // The item was coordinated when it became ready; nothing else is due in a paused group.
+        let deadline = try #require(rig.driver.nextDeadline)
+        let interval = rig.driver.configuration.observationInterval
+        rig.now = deadline + .milliseconds(100)
+        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
+        #expect(rig.driver.nextDeadline == deadline + interval)
+        // More than an interval late, the next one is an interval from now.
+        rig.now = deadline + interval * 3 + .milliseconds(10)
+        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
+        #expect(rig.driver.nextDeadline == rig.now + interval)
+    }
+
+    @Test("an observation due when the driver commands the player waits until the commands are carried out, and is made then")
+    func observationAfterCommands() throws {
+        var rig = Self.coordinatedRig()
+        rig.feed(.setRate(1, originator: .user))
+        rig.run(until: .seconds(10))
+        #expect(rig.machine.timeControlStatus == .playing)
+        let stalled = PlayerEvent(hostTime: rig.now, kind: .stalled(at: rig.machine.currentTime))
+        rig.step { driver, player, now in driver.playerEvent(stalled, player: player, at: now) }
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [.stallRecovery])
+        // Ending the stall when an observation is due: the player is moved to the group first.
+        let observation = try #require(rig.driver.nextDeadline)
+        rig.now = observation
+        let playing = PlayerEvent(hostTime: observation, kind: .timeControlStatusChanged(.playing))
+        let outputs = rig.driver.playerEvent(playing, player: rig.machine, at: observation)
+        #expect(outputs.contains { $0.playerCommand != nil })
+        #expect(rig.driver.nextDeadline == observation)
+        _ = rig.driver.timerFired(player: rig.machine, at: observation)
+        #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
+    }
+
+    @Test("a message from another participant is for the group once joined; before, it is not taken")
+    func messagesBeforeJoining() {
+        var driver = ParticipantDriver(configuration: .init(participant: "bob"), startingAt: .zero)
+        let message = CoordinationMessage.hello("alice")
+        #expect(driver.receive(message, from: "alice", at: .seconds(1)).isEmpty)
+        #expect(driver.binding.coordinator.otherParticipants.isEmpty)
+    }
+}
