@@ -18,6 +18,9 @@ public enum InterludeCommand {
         OriginCommand.self,
         PlayCommand.self,
         SimulateCommand.self,
+        ServeCommand.self,
+        SessionCommand.self,
+        JoinCommand.self,
     ]
 
     static var overview: String {

@@ -460,7 +460,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
         for output in outputs {
             switch output {
             case .player(let command, let originator):
-                apply(command)
+                player.apply(command)
                 emit(.playerCommand(command, originator: originator), in: state)
             case .send(let message, let recipients):
                 let targets: [PeerID]
@@ -479,27 +479,6 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 send([outgoing])
             case .event(let event):
                 emit(Event(event), in: state)
-            }
-        }
-    }
-
-    /// Carries out a command on the player: its
-    /// ``PlayerCoordinationBinding/PlayerCommand/machineInputs``, in their order, through the
-    /// player's API.
-    private func apply(_ command: PlayerCoordinationBinding.PlayerCommand) {
-        for input in command.machineInputs {
-            switch input {
-            case .playAnchored(let rate, let position, let hostTime, let originator):
-                player.play(atRate: rate, from: position, atHostTime: hostTime, originator: originator)
-            case .setCoordinationHold(let isHeld):
-                player.setCoordinationHold(isHeld)
-            case .setRate(let rate, let originator):
-                player.setRate(rate, originator: originator)
-            case .jump(let position, let originator):
-                player.jump(to: position, originator: originator)
-            default:
-                // A command is made of the four inputs above only.
-                continue
             }
         }
     }

@@ -134,7 +134,7 @@ public final class GroupServer: Sendable {
             pingInterval: .seconds(15), pongTimeout: .seconds(10))
         router.webSocket("/group", configuration: webSocket) { connection in
             let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
-            if let origin = connection.request.headers["Origin"], !configuration.allowedOrigins.contains(origin) {
+            if let origin = connection.request.headers["Origin"], !Self.allows(origin: origin, host: connection.request.headers["Host"], configuration) {
                 configuration.log(ServiceLogEntry(at: wallClock(), session: "", event: "connection.refused", fields: ["code": "forbidden-origin", "origin": origin]).jsonLine)
                 _ = await connection.close(code: .policyViolation, reason: "origin not allowed")
                 return
@@ -182,6 +182,14 @@ public final class GroupServer: Sendable {
             }
         }
         return router
+    }
+
+    /// Whether a WebSocket handshake's `Origin` may connect: one of the allowed origins, or the
+    /// server's own (a page it serves; native clients name the server they connect to).
+    static func allows(origin: String, host: String?, _ configuration: Configuration) -> Bool {
+        if configuration.allowedOrigins.contains(origin) { return true }
+        guard let host else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
     enum Outgoing: Sendable {

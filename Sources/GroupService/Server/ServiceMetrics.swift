@@ -103,7 +103,7 @@ struct ServiceMetrics: Sendable {
 extension ServiceLogEntry {
     /// The entry as one JSON line: `{"time":…,"session":…,"event":…, fields…}` (fields sorted).
     public var jsonLine: String {
-        let milliseconds = at / .milliseconds(1)
+        let milliseconds = Int64(at / .milliseconds(1))
         var line = #"{"time_ms":\#(milliseconds),"session":"\#(JSONText.escape(session))","event":"\#(JSONText.escape(event))""#
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !["time_ms", "session", "event"].contains(key) {
             line += #","\#(JSONText.escape(key))":"\#(JSONText.escape(value))""#

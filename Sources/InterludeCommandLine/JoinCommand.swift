@@ -1,0 +1,224 @@
+import Dispatch
+import Foundation
+import GroupCoordination
+import GroupPlayback
+import GroupWire
+import HLSInterstitials
+import MediaTime
+import NetworkIO
+import PlayerEngine
+
+/// `interlude join`: a headless participant of a watch-together session.
+enum JoinCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "join",
+        abstract: "Take part in a watch-together session: play its stream, with your own ads, in step with the group.",
+        discussion: """
+            Connects to the group server named in the invitation (printed by `interlude session create`),
+            plays the session's stream with this participant's own ads ({viewer} in the stream becomes
+            --name, so `interlude origin` serves that viewer's ads), and stays in step with the others
+            through the group's clock and commands: when the group plays, pauses or seeks, so does this
+            player; when this participant is in an ad the others are not, it catches up afterwards (or,
+            with --policy waiting, the group waits for it). A viewer's own play, pause and seek are
+            refused by the server.
+            The terminal line shows the group's state, who it waits for, and this player's skew against
+            where the group expects it. A dropped connection is resumed without moving anyone; Ctrl-C
+            leaves the session.
+            --trace FILE writes one JSON line per event and ten position samples per second, each with
+            the real-time clock (CLOCK_REALTIME, ns), so several participants' traces can be compared
+            against the same clock.
+            """,
+        arguments: [
+            .init(name: "invitation", help: "The invitation URL (http://HOST:PORT/join#TOKEN), or the bare token with --server."),
+        ],
+        options: [
+            .init(long: "name", short: "n", valueName: "name", help: "The name the others see, and the {viewer} of the stream (default: the user name)."),
+            .init(long: "policy", short: nil, valueName: "policy", help: "default (ad watchers catch up) or waiting (the group waits for ads: Apple's waiting policy)."),
+            .init(long: "server", short: nil, valueName: "url", help: "The server's WebSocket URL, for a bare token (ws://HOST:PORT/group)."),
+            .init(long: "trace", short: nil, valueName: "file", help: "Write events and position samples as JSON lines (- for stdout)."),
+            .init(long: "duration", short: nil, valueName: "seconds", help: "Leave after this many seconds."),
+            .init(long: "clock-drift-ppm", short: nil, valueName: "ppm", help: "Run this player's clock fast (or slow, negative) by parts per million, as a real crystal may."),
+            .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for wss:// (a server's own)."),
+            .init(long: "insecure", short: nil, valueName: nil, help: "Accept a self-signed certificate for wss:// (tests only)."),
+            .init(long: "quiet", short: "q", valueName: nil, help: "No terminal line."),
+        ],
+        examples: [
+            "interlude join 'http://127.0.0.1:7400/join#v1.k1.…' --name bob",
+            "interlude join \"$VIEWER_INVITATION\" --name charlie --policy waiting --trace charlie.jsonl",
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let invitation = arguments.positionals[0]
+        let token = SessionCommand.invitationToken(invitation)
+        let server = try arguments.value("server") ?? serverURL(fromInvitation: invitation)
+        let name = arguments.value("name") ?? ProcessInfo.processInfo.environment["USER"] ?? "viewer"
+        guard (1...64).contains(name.utf8.count), name.allSatisfy({ !$0.isNewline }) else {
+            throw UsageError(message: "--name must be 1 to 64 bytes on one line", command: spec)
+        }
+        var configuration = GroupSessionParticipant.Configuration(server: server, token: token, name: name) { welcome in
+            // Everyone plays the same item under its own URL (its own ads): the session's stream
+            // names it for the coordinator (Apple's identifierFor).
+            PlayerItem(url: welcome.stream.replacingOccurrences(of: "{viewer}", with: name), contentIdentifier: welcome.stream)
+        }
+        switch arguments.value("policy") ?? "default" {
+        case "default": break
+        case "waiting": configuration.suspensionReasonsThatTriggerWaiting = [.userIsChangingCurrentTime, .playingInterstitial, .stallRecovery]
+        case let other: throw UsageError(message: "--policy must be default or waiting, not '\(other)'", command: spec)
+        }
+        if server.hasPrefix("wss://") {
+            configuration.tls = WebSocketClient.TLS(trustedCertificatesPath: arguments.value("ca"), allowsSelfSignedCertificates: arguments.flag("insecure"))
+        }
+        let duration = try arguments.value("duration").map { value -> Duration in
+            guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+                throw UsageError(message: "--duration must be a number of seconds up to a day, not '\(value)'", command: spec)
+            }
+            return .milliseconds(Int64(seconds * 1000))
+        }
+        let drift = try arguments.value("clock-drift-ppm").map { value -> Double in
+            guard let ppm = Double(value), abs(ppm) <= 1_000 else {
+                throw UsageError(message: "--clock-drift-ppm must be within ±1000, not '\(value)'", command: spec)
+            }
+            return ppm
+        } ?? 0
+        let trace = try arguments.value("trace").map { try JoinTrace(path: $0, io: io) }
+        let clock = ScaledClock(base: ContinuousClock(), speed: 1 + drift / 1_000_000)
+        let player = Player(clock: clock, loader: HTTPResourceLoader(), configuration: PlayerConfiguration())
+        let participant = GroupSessionParticipant(player: player, clock: clock, configuration: configuration)
+        let showsLine = !arguments.flag("quiet") && arguments.value("trace") != "-"
+        io.writeError("join: connecting to \(server) as \(name)\n")
+
+        let events = participant.events()
+        let outcome = await withInterruption {
+            participant.leave()
+        } body: {
+            await withTaskGroup(of: JoinOutcome.self) { group in
+                group.addTask {
+                    await participant.run()
+                    return .ended
+                }
+                group.addTask {
+                    for await event in events {
+                        trace?.write(event)
+                        switch event {
+                        case .welcomed(let welcome, let isFirst):
+                            if isFirst {
+                                io.writeError("join: in session \(welcome.session) as \(welcome.participant) (\(welcome.role.rawValue)); playing \(welcome.stream.replacingOccurrences(of: "{viewer}", with: name))\n")
+                                player.play()
+                            } else {
+                                io.writeError("\njoin: reconnected (version \(welcome.version))\n")
+                            }
+                        case .stopped(let error):
+                            io.writeError("\njoin: refused by the server: \(error.code): \(error.message)\n")
+                            return .refused(error)
+                        case .refused(let error):
+                            io.writeError("\njoin: the server refused: \(error.code): \(error.message)\n")
+                        case .disconnected(let reason):
+                            io.writeError("\njoin: disconnected (\(reason)); reconnecting\n")
+                        case .presence(let presence):
+                            io.writeError("\njoin: \(presence.name) (\(presence.participant), \(presence.role.rawValue)) \(presence.state.rawValue)\n")
+                        default:
+                            break
+                        }
+                    }
+                    return .ended
+                }
+                group.addTask {
+                    let started = ContinuousClock.now
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(100))
+                        trace?.sample(participant)
+                        if showsLine { io.writeError("\r" + statusLine(participant) + "\u{1B}[K") }
+                        if let duration, ContinuousClock.now - started >= duration {
+                            participant.leave()
+                            return .timeUp
+                        }
+                    }
+                    return .ended
+                }
+                let first = await group.next() ?? .ended
+                participant.leave()
+                group.cancelAll()
+                return first
+            }
+        }
+        trace?.close()
+        if showsLine { io.writeError("\n") }
+        if case .refused = outcome { return 1 }
+        return 0
+    }
+
+    enum JoinOutcome: Sendable {
+        case ended
+        case timeUp
+        case refused(SessionError)
+    }
+
+    /// `ws://HOST:PORT/group` from `http://HOST:PORT/join#TOKEN` (`wss` from `https`).
+    static func serverURL(fromInvitation invitation: String) throws -> String {
+        guard let hash = invitation.firstIndex(of: "#"), let url = URL(string: String(invitation[..<hash])),
+            let scheme = url.scheme, scheme == "http" || scheme == "https", let host = url.host
+        else {
+            throw UsageError(message: "the invitation must be an http://HOST:PORT/join#TOKEN URL, or give --server with a bare token", command: spec)
+        }
+        let authority = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme == "https" ? "wss" : "ws")://\(authority)\(url.port.map { ":\($0)" } ?? "")/group"
+    }
+
+    /// One terminal line: who, the group's state, whom it waits for, the skew.
+    static func statusLine(_ participant: GroupSessionParticipant) -> String {
+        guard let welcome = participant.welcome else { return "connecting…" }
+        var parts = ["\(welcome.participant) (\(welcome.role.rawValue))"]
+        switch participant.phase {
+        case .joined: break
+        case .connecting, .disconnected: parts.append("reconnecting")
+        case .stopped: parts.append("stopped")
+        }
+        let player = participant.player
+        switch player.position {
+        case .primary(let time): parts.append("at \(PlayTime.clock(time))")
+        case .interstitial(let id, let offset): parts.append("in break \(id) +\(PlayTime.clock(offset))")
+        }
+        if let status = participant.groupStatus {
+            switch status.status {
+            case .paused: parts.append("group paused")
+            case .playing: parts.append("group playing")
+            case .waiting:
+                let names = status.blockers.map { blocker -> String in
+                    let why: String = switch blocker.cause {
+                    case .notReady: "not ready"
+                    case .suspension(let reason): reason == .playingInterstitial ? "ad" : reason.rawValue
+                    }
+                    return "\(blocker.participant) (\(why))"
+                }
+                parts.append("group waits for \(names.joined(separator: ", "))")
+            }
+        }
+        if let skew = participant.skew {
+            parts.append(String(format: "skew %+.1f ms", Double(skew / .microseconds(1)) / 1000))
+        }
+        if let rtt = participant.clockEstimate?.minimumRoundTripTime {
+            parts.append(String(format: "rtt %.1f ms", Double(rtt / .microseconds(1)) / 1000))
+        }
+        parts.append("\(participant.otherParticipants.count) others")
+        return parts.joined(separator: " · ")
+    }
+
+    /// Runs `body`; Ctrl-C and SIGTERM call `interrupt` (which should make `body` end).
+    static func withInterruption<T: Sendable>(_ interrupt: @escaping @Sendable () -> Void, body: () async -> T) async -> T {
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: interrupt)
+            source.resume()
+            return source
+        }
+        defer {
+            for (source, number) in zip(signals, [SIGINT, SIGTERM]) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
+        return await body()
+    }
+}
