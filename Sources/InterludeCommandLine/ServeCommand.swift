@@ -37,6 +37,7 @@ enum ServeCommand: Subcommand {
             .init(long: "allow-origin", short: nil, valueName: "origin", help: "A browser origin allowed to connect, such as http://127.0.0.1:8080 (repeatable).", isRepeatable: true),
             .init(long: "keep-alive", short: nil, valueName: "seconds", help: "How often participants must send something (default 2); silent for two intervals is lost."),
             .init(long: "max-participants", short: nil, valueName: "n", help: "Participants per session (default 50)."),
+            .init(long: "websocket-echo", short: nil, valueName: "path", help: "Also echo WebSocket messages on this path, for conformance tests (Autobahn)."),
         ],
         examples: [
             "interlude serve",
@@ -141,7 +142,7 @@ enum ServeCommand: Subcommand {
         }
         let configuration = GroupServer.Configuration(
             http: http, keyRing: keyRing, store: store, core: core, allowedOrigins: Set(arguments.values("allow-origin")),
-            log: { line in io.write(line + "\n") })
+            echoPath: arguments.value("websocket-echo"), log: { line in io.write(line + "\n") })
         let server: GroupServer
         do {
             server = try GroupServer(configuration: configuration)

@@ -29,13 +29,17 @@ public final class GroupServer: Sendable {
         public var maximumMessageBytes: Int
         /// Where the session log's JSON lines go.
         public var log: @Sendable (String) -> Void
+        /// A path that echoes every WebSocket message back (for conformance tests such as
+        /// Autobahn|Testsuite against this server's WebSocket stack); `nil`: none.
+        public var echoPath: String?
 
         /// A configuration.
         public init(
             http: HTTPServer.Configuration, keyRing: TokenKeyRing, store: any SessionStore,
             core: GroupServiceCore.Configuration = .init(), allowedOrigins: Set<String> = [],
-            maximumMessageBytes: Int = 64 << 10, log: @escaping @Sendable (String) -> Void = { print($0) }
+            maximumMessageBytes: Int = 64 << 10, echoPath: String? = nil, log: @escaping @Sendable (String) -> Void = { print($0) }
         ) {
+            self.echoPath = echoPath
             self.http = http
             self.keyRing = keyRing
             self.store = store
@@ -164,6 +168,14 @@ public final class GroupServer: Sendable {
                 inputs.yield(.closed(id))
                 outboxContinuation.finish()
                 await group.waitForAll()
+            }
+        }
+        if let path = configuration.echoPath {
+            // 16 MiB messages, as Autobahn's limits cases (9.*) send.
+            router.webSocket(path, configuration: WebSocketConfiguration(maximumMessageBytes: 16 << 20, sendQueueBytes: 32 << 20)) { connection in
+                do {
+                    for try await message in connection.messages { try await connection.send(message) }
+                } catch {}
             }
         }
         router.post("/sessions") { request in
