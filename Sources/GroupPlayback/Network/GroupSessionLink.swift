@@ -201,9 +201,10 @@ public struct GroupSessionLink: Sendable {
         return .transmit(message)
     }
 
+    /// Gives up on the current socket (closing it unless it closed itself) and schedules a
+    /// reconnection after a backoff that doubles up to the maximum.
     private mutating func drop(_ reason: String, at now: Duration, socketClosed: Bool = false) -> [Output] {
-        var outputs: [Output] = socketClosed ? [] : [.disconnect(reason: reason)]
-        if case .stopped = phase { return outputs }
+        if case .stopped = phase { return [] }
         phase = .disconnected
         attempts += 1
         reconnections += 1
@@ -212,8 +213,7 @@ public struct GroupSessionLink: Sendable {
         reconnectAt = now + delay
         buffered = [:]
         resyncRequested = false
-        if socketClosed { outputs = [] }
-        return outputs
+        return socketClosed ? [] : [.disconnect(reason: reason)]
     }
 
     private mutating func receive(_ message: SessionServerMessage, at now: Duration) -> [Output] {
