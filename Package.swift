@@ -104,7 +104,7 @@ let package = Package(
             name: "InterludeCommandLine",
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
-                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin",
+                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,9 +1,6 @@
 import GroupCoordination
 import Foundation
 import GroupService
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `interlude session`: creates sessions on a group server and signs their invitations.
 enum SessionCommand: Subcommand {
@@ -30,6 +27,7 @@ enum SessionCommand: Subcommand {
             .init(long: "server", short: nil, valueName: "url", help: "The group server (default http://127.0.0.1:7400)."),
             .init(long: "key-file", short: nil, valueName: "file", help: "The server's key file (default interlude-keys in the working directory)."),
             .init(long: "expires", short: nil, valueName: "duration", help: "How long the invitations admit newcomers: 90s, 30m, 12h, 7d (default 24h)."),
+            .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for an https:// server (its own)."),
             .init(long: "json", short: nil, valueName: nil, help: "Print the session and its invitations as JSON."),
         ],
         examples: [
@@ -61,7 +59,7 @@ enum SessionCommand: Subcommand {
                 return keyRing.sign(claims)
             }
             let owner = invitation(.owner)
-            try await post(server + "/sessions", bearer: owner, body: "{}")
+            try post(server + "/sessions", bearer: owner, body: "{}", certificateAuthority: arguments.value("ca"))
             let invitations = [(GroupRole.owner, owner), (.controller, invitation(.controller)), (.viewer, invitation(.viewer))]
             if arguments.flag("json") {
                 let items = invitations.map { #""\#($0.0.rawValue)":"\#(server)/join#\#($0.1)""# }.joined(separator: ",")
@@ -81,7 +79,7 @@ enum SessionCommand: Subcommand {
             let owner = keyRing.sign(InvitationClaims(
                 sessionID: claims.sessionID, role: .owner, tokenID: InvitationClaims.randomSecret(), issuedAt: now, notBefore: now,
                 expiresAt: now + 300, stream: claims.stream))
-            try await post(server + "/sessions/\(claims.sessionID)/revocations", bearer: owner, body: #"{"token":"\#(token)"}"#)
+            try post(server + "/sessions/\(claims.sessionID)/revocations", bearer: owner, body: #"{"token":"\#(token)"}"#, certificateAuthority: arguments.value("ca"))
             io.write("revoked: the \(claims.role.rawValue) invitation \(claims.tokenID) of session \(claims.sessionID)\n")
             return 0
         default:
@@ -121,23 +119,10 @@ enum SessionCommand: Subcommand {
         return value * unit
     }
 
-    private static func post(_ url: String, bearer: String, body: String) async throws {
-        guard let target = URL(string: url) else { throw CommandFailure(message: "not a URL: \(url)") }
-        var request = URLRequest(url: target, timeoutInterval: 10)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body.utf8)
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw CommandFailure(message: "cannot reach the group server at \(url): \(error.localizedDescription) (is `interlude serve` running?)")
-        }
-        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-            let text = String(decoding: data.prefix(500), as: UTF8.self)
-            throw CommandFailure(message: "the group server refused: \(text)")
+    private static func post(_ url: String, bearer: String, body: String, certificateAuthority: String?) throws {
+        let response = try HTTPPost.json(url, bearer: bearer, body: body, certificateAuthority: certificateAuthority)
+        guard (200..<300).contains(response.status) else {
+            throw CommandFailure(message: "the group server refused (\(response.status)): \(response.body.prefix(500))")
         }
     }
 }
