@@ -56,7 +56,7 @@ if [[ $target == documents ]]; then
     # The scenario format needs PeerID (GroupWire, which needs only MediaTime) and LinkConditions
     # (compiled alone as GroupPlaybackTesting), which keeps the player, the coordinator and
     # libwebsockets out of the fuzzer.
-    module GroupWire Sources/GroupWire/*.swift
+    module GroupWire Sources/GroupWire/*.swift Sources/GroupWire/Codec/*.swift
     module GroupPlaybackTesting Sources/GroupPlaybackTesting/LinkConditions.swift
     module GroupSimulation Sources/GroupSimulation/SimulationScenario.swift Sources/GroupSimulation/SimulationScenario+Validation.swift
     echo "fuzz: linking $build/documents-fuzzer" >&2

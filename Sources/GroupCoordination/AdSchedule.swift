@@ -3,11 +3,11 @@ import MediaTime
 /// A participant's local breaks on the coordinated timeline, shared with the group so that a
 /// participant who waits knows whom it waits for and for how long, and can show something else
 /// (promos, a countdown) meanwhile (MISSION S1.11).
-public struct AdSchedule: Sendable, Hashable, Codable {
+public struct AdSchedule: Sendable, Hashable {
     /// One local break.
-    public struct Entry: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable {
         /// Where the break comes from.
-        public enum Source: Sendable, Hashable, Codable {
+        public enum Source: Sendable, Hashable {
             /// Ads stitched into the participant's item.
             case stitched
             /// An HLS interstitial whose content may vary.

@@ -4,12 +4,12 @@
 /// The coordinator keeps one per remote participant in
 /// ``PlaybackCoordinatorStateMachine/otherParticipants``, for UI: who is ready, who is suspended and
 /// why, and which item each one plays.
-public struct CoordinatedPlaybackParticipant: Sendable, Hashable, Codable, Identifiable {
+public struct CoordinatedPlaybackParticipant: Sendable, Hashable, Identifiable {
     /// A participant's identity, stable across reconnections.
     ///
     /// A string rather than Apple's UUID so that ties between concurrent commands break the same way
     /// everywhere and tests can name participants (`"alice"`). Ordered by its raw value.
-    public struct ID: RawRepresentable, Sendable, Hashable, Codable, Comparable, CustomStringConvertible,
+    public struct ID: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible,
         ExpressibleByStringLiteral
     {
         /// The identity as text.

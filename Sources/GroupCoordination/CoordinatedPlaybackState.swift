@@ -6,7 +6,7 @@ import MediaTime
 /// Every rate change and seek coordinated by a participant produces a new state; the one with the
 /// greatest timestamp wins on every participant. Times are on the coordinated timeline (the shared
 /// primary content, see ``CoordinatedTimeMapping``) and on the group clock.
-public struct CoordinatedPlaybackState: Sendable, Hashable, Codable {
+public struct CoordinatedPlaybackState: Sendable, Hashable {
     /// Which item (item identity, not URL: participants may load it from different URLs).
     public var itemIdentifier: String
     /// The group's rate: 0 paused, otherwise playing at that rate from ``anchorTime`` at

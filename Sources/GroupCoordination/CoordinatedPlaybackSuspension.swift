@@ -13,7 +13,7 @@ import MediaTime
 public struct CoordinatedPlaybackSuspension: Sendable, Hashable, Identifiable {
     /// Why a participant is suspended: one of Apple's reasons or a custom string
     /// (`NS_TYPED_EXTENSIBLE_ENUM` in Apple's SDK). The reason is shared with the group.
-    public struct Reason: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible,
+    public struct Reason: RawRepresentable, Sendable, Hashable, CustomStringConvertible,
         ExpressibleByStringLiteral
     {
         /// The reason's text; Apple's reasons use their Swift names.

@@ -1,9 +1,9 @@
 import MediaTime
 
-/// What coordinators tell each other. The network layer carries these as bytes (they are
-/// `Codable`), reliably and in order per sender; the coordinator tolerates duplicates and
+/// What coordinators tell each other. The network layer carries these as bytes (their wire form,
+/// ``init(wire:)``, is in `Codec/`), reliably and in order per sender; the coordinator tolerates duplicates and
 /// reordering anyway (stale states and updates are ignored).
-public enum CoordinationMessage: Sendable, Hashable, Codable {
+public enum CoordinationMessage: Sendable, Hashable {
     /// A coordinated rate change or seek, or the sender's current group state for an item (sent to
     /// a joiner). The receiver keeps it if its timestamp is greater than what it has.
     case playbackState(CoordinatedPlaybackState)
@@ -17,7 +17,7 @@ public enum CoordinationMessage: Sendable, Hashable, Codable {
 
 /// A participant's complete state, sent whenever it changes (each update replaces the previous one,
 /// so a lost or duplicated update does no harm once a later one arrives).
-public struct ParticipantStateUpdate: Sendable, Hashable, Codable {
+public struct ParticipantStateUpdate: Sendable, Hashable {
     /// Who.
     public var participant: CoordinatedPlaybackParticipant.ID
     /// Increases with every update from this participant; older updates are ignored.

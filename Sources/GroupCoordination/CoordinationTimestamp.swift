@@ -6,7 +6,7 @@
 /// timing, proposed when a participant starts an item); initial proposals are ordered by
 /// ``issuedAt`` first, so that the oldest one wins and a late joiner's proposal never resets a group
 /// that was already playing.
-public struct CoordinationTimestamp: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+public struct CoordinationTimestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The logical clock: one more than the largest counter the issuer had seen for the item.
     public var counter: UInt64
     /// The participant that issued the command.

@@ -86,7 +86,7 @@ public struct DelegatingPlaybackCoordinator: Sendable {
         /// from its host time on (a commanded start in the future stands still until then), so an
         /// earlier time gives ``itemTime``.
         public func itemTime(atHostTime time: Duration) -> MediaTime {
-            rate == 0 || time <= hostTime ? itemTime : itemTime + GroupTimeArithmetic.advance(time - hostTime, rate: rate)
+            rate == 0 || time <= hostTime ? itemTime : GroupTimeArithmetic.sum(itemTime, GroupTimeArithmetic.advance(time - hostTime, rate: rate))
         }
     }
 
@@ -331,7 +331,7 @@ public struct DelegatingPlaybackCoordinator: Sendable {
         let isMoving = (player?.rate ?? 0) != 0
         func isNear(_ time: MediaTime, atHostTime when: Duration) -> Bool {
             guard let player else { return false }
-            return !(seekTolerance < (player.itemTime(atHostTime: when) - time).magnitude)
+            return !(seekTolerance < GroupTimeArithmetic.difference(player.itemTime(atHostTime: when), time).magnitude)
         }
         switch control.command {
         case .play(let rate, let position, let groupTime):

@@ -203,7 +203,7 @@ public struct GroupTimeline: Sendable, Hashable {
         guard let anchorGroupTime = phase.anchorGroupTime, groupTime > anchorGroupTime, rate != 0 else {
             return phase.anchorTime
         }
-        return phase.anchorTime + GroupTimeArithmetic.advance(groupTime - anchorGroupTime, rate: rate)
+        return GroupTimeArithmetic.sum(phase.anchorTime, GroupTimeArithmetic.advance(groupTime - anchorGroupTime, rate: rate))
     }
 
     private static func time(in phase: Phase, rate: Double, at groupTime: Duration) -> MediaTime {
@@ -276,7 +276,8 @@ public struct GroupTimeline: Sendable, Hashable {
         if rate != 0, let anchorGroupTime = current.anchorGroupTime {
             consider(anchorGroupTime)
             if let stop = current.stopTime, rate > 0 {
-                consider(anchorGroupTime + GroupTimeArithmetic.groupDuration(toAdvance: stop - current.anchorTime, rate: rate))
+                let distance = GroupTimeArithmetic.difference(stop, current.anchorTime)
+                consider(anchorGroupTime + GroupTimeArithmetic.groupDuration(toAdvance: distance, rate: rate))
             }
         }
         return earliest

@@ -361,7 +361,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             // every input, so nothing is built.
             func firstReached<C: Collection>(_ starts: C) -> Duration? where C.Element == MediaTime {
                 for start in starts where lastPlay.position < start {
-                    let at = max(lastPlay.groupTime, .zero) + GroupTimeArithmetic.groupDuration(toAdvance: start - lastPlay.position, rate: lastPlay.rate)
+                    let at = max(lastPlay.groupTime, .zero) + GroupTimeArithmetic.groupDuration(toAdvance: GroupTimeArithmetic.difference(start, lastPlay.position), rate: lastPlay.rate)
                     if at > groupTime { return at }
                 }
                 return nil
@@ -387,16 +387,18 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         var byTime: [MediaTime: [CoordinatedPlaybackParticipant.ID: MediaTime]] = [:]
         for (participant, schedule) in schedules where schedule.itemIdentifier == item && remotes[participant]?.itemIdentifier == item {
             for entry in schedule.entries where !(entry.coordinatedTime < start) && !(end < entry.coordinatedTime) {
-                byTime[entry.coordinatedTime, default: [:]][participant, default: .zero] += entry.duration
+                let sum = byTime[entry.coordinatedTime]?[participant] ?? .zero
+                // Received durations: a sum that cannot be represented exactly is rounded, not a trap.
+                byTime[entry.coordinatedTime, default: [:]][participant] = GroupTimeArithmetic.sum(sum, entry.duration)
             }
         }
         let own = mapping.localBreakSchedule
         return byTime.keys.sorted().compactMap { time in
             let breaks = byTime[time]!
             let longest = breaks.values.max() ?? .zero
-            let mine = own.filter { $0.coordinatedTime == time }.reduce(MediaTime.zero) { $0 + $1.duration }
+            let mine = own.filter { $0.coordinatedTime == time }.reduce(MediaTime.zero) { GroupTimeArithmetic.sum($0, $1.duration) }
             guard mine < longest else { return nil }
-            return ExpectedWait(coordinatedTime: time, breaks: breaks, wait: longest - mine)
+            return ExpectedWait(coordinatedTime: time, breaks: breaks, wait: GroupTimeArithmetic.difference(longest, mine))
         }
     }
 
@@ -768,7 +770,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         guard correctingDrift, suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
         let phase = timeline.phase(at: groupTime)
         guard let anchor = phase.anchorGroupTime, groupTime >= anchor else { return [] }
-        let difference = mapping.coordinatedTime(for: position) - timeline.time(at: groupTime)
+        let difference = GroupTimeArithmetic.difference(mapping.coordinatedTime(for: position), timeline.time(at: groupTime))
         let offset = GroupTimeArithmetic.groupDuration(toAdvance: difference.magnitude, rate: abs(timeline.rate))
         switch driftCorrector.decide(offset: difference.isNegative ? .zero - offset : offset, at: groupTime) {
         case .none:
@@ -906,7 +908,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         let local = mapping.localBreakSchedule.filter { $0.source == .stitched }
         for theirs in schedule.entries where theirs.source == .stitched {
             guard let mine = local.first(where: { $0.coordinatedTime == theirs.coordinatedTime }) else { continue }
-            guard (mine.duration - theirs.duration).magnitude > configuration.contentDurationTolerance else { continue }
+            guard GroupTimeArithmetic.difference(mine.duration, theirs.duration).magnitude > configuration.contentDurationTolerance else { continue }
             // Once per participant and item: as the live window slides, a break cut by the
             // window's start would be reported again with clipped durations.
             let key = "stitched|\(item)|\(schedule.participant)"
@@ -929,7 +931,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         let localShared = mapping.sharedBreakDurations
         for update in updates where update.itemIdentifier == item {
             if let local = mapping.contentDuration, let theirs = update.contentDuration,
-                (local - theirs).magnitude > configuration.contentDurationTolerance
+                GroupTimeArithmetic.difference(local, theirs).magnitude > configuration.contentDurationTolerance
             {
                 let key = "content|\(item)|\(update.participant)|\(theirs.debugDescription)|\(local.debugDescription)"
                 if reportedMismatches.insert(key).inserted {

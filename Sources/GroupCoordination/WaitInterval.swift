@@ -7,9 +7,9 @@ import MediaTime
 /// participant that owns an interval decides whether it triggers waiting (its policy and
 /// participant limits, evaluated when it begins) and how long the group waits at most, so that
 /// every participant folds the same intervals into the same group timeline.
-public struct WaitInterval: Sendable, Hashable, Codable {
+public struct WaitInterval: Sendable, Hashable {
     /// What holds the group.
-    public enum Cause: Sendable, Hashable, Codable {
+    public enum Cause: Sendable, Hashable {
         /// A suspension with this reason.
         case suspension(CoordinatedPlaybackSuspension.Reason)
         /// The participant is not ready to play. Only holds a start (a play or a seek while

@@ -3,7 +3,7 @@
 ///
 /// `clientSendTime` (t0) and `clientReceiveTime` (t3) are read on the participant's local clock;
 /// `serverReceiveTime` (t1) and `serverSendTime` (t2) on the group clock.
-public struct ClockExchange: Sendable, Hashable, Codable {
+public struct ClockExchange: Sendable, Hashable {
     /// t0: the local time the probe left.
     public var clientSendTime: Duration
     /// t1: the group time the probe arrived.

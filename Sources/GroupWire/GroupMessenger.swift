@@ -104,17 +104,19 @@ public struct GroupMessenger: Sendable {
 
     /// Sends `message` to `peer`, reliably and after everything sent to it before.
     ///
-    /// - Throws: ``GroupMessengerError/unencodableMessage(type:description:)``.
+    /// - Throws: nothing today (every wire form encodes); the signature keeps callers ready for an
+    ///   encoding that can fail.
     public mutating func send(_ message: some GroupMessage, to peer: PeerID, at now: Duration) throws(GroupMessengerError) -> [Outgoing] {
-        let envelope = try registry.encode(message)
+        let envelope = registry.encode(message)
         return sendEnvelope(envelope, to: peer, at: now)
     }
 
     /// Sends `message` reliably to each of `peers`, encoding it once.
     ///
-    /// - Throws: ``GroupMessengerError/unencodableMessage(type:description:)``.
+    /// - Throws: nothing today (every wire form encodes); the signature keeps callers ready for an
+    ///   encoding that can fail.
     public mutating func send(_ message: some GroupMessage, to peers: [PeerID], at now: Duration) throws(GroupMessengerError) -> [Outgoing] {
-        let envelope = try registry.encode(message)
+        let envelope = registry.encode(message)
         var frames: [Outgoing] = []
         for peer in peers { frames += sendEnvelope(envelope, to: peer, at: now) }
         return frames
@@ -122,10 +124,11 @@ public struct GroupMessenger: Sendable {
 
     /// Sends `message` to `peer` once, unordered and possibly lost.
     ///
-    /// - Throws: ``GroupMessengerError/unencodableMessage(type:description:)``.
+    /// - Throws: nothing today (every wire form encodes); the signature keeps callers ready for an
+    ///   encoding that can fail.
     public func sendUnreliably(_ message: some GroupMessage, to peer: PeerID) throws(GroupMessengerError) -> Outgoing {
         var bytes: [UInt8] = [FrameKind.unreliable.rawValue]
-        bytes += try registry.encode(message)
+        bytes += registry.encode(message)
         return Outgoing(destination: peer, bytes: bytes)
     }
 

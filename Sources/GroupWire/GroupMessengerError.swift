@@ -8,10 +8,8 @@ public enum GroupMessengerError: Error, Sendable, Hashable, CustomStringConverti
     case malformedEnvelope
     /// No type is registered under this name (a newer peer, or a registration missing here).
     case unknownMessageType(String)
-    /// The body is not valid JSON for the registered type.
-    case undecodableMessage(type: String, description: String)
-    /// The message could not be encoded.
-    case unencodableMessage(type: String, description: String)
+    /// The body is not valid JSON for the registered type, or is out of its bounds.
+    case undecodableMessage(type: String, error: WireDecodingError)
 
     /// A sentence for logs.
     public var description: String {
@@ -20,8 +18,7 @@ public enum GroupMessengerError: Error, Sendable, Hashable, CustomStringConverti
         case .unknownFrameKind(let kind): return "unknown frame kind \(kind)"
         case .malformedEnvelope: return "malformed message envelope"
         case .unknownMessageType(let name): return "unknown message type \"\(name)\""
-        case .undecodableMessage(let name, let description): return "cannot decode \"\(name)\": \(description)"
-        case .unencodableMessage(let name, let description): return "cannot encode \"\(name)\": \(description)"
+        case .undecodableMessage(let name, let error): return "cannot decode \"\(name)\": \(error)"
         }
     }
 }

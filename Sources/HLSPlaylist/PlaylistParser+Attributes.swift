@@ -128,12 +128,23 @@ extension ParserState {
     /// variables take the general path, which substitutes them.
     mutating func dateRange(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(PlaylistParseError) -> DateRange? {
         if !variables.isEmpty || !definitions.isEmpty {
-            guard let attributes = try attributeList(buffer, start, end, tag: .dateRange) else { return nil }
-            do { return try DateRange(attributes: attributes) } catch {
-                try attributeProblem(error, tag: .dateRange, line: lineNumber)
-                return nil
+            // Substitute first, then read the substituted attributes the same way (the tolerant
+            // reading included): the model keeps values, and references resolve to values.
+            let text = try substituted(string(buffer, start, end), column: 1)
+            var bytes = Array(text.utf8)
+            var result: Result<DateRange?, PlaylistParseError> = .success(nil)
+            bytes.withUnsafeMutableBufferPointer { substituted in
+                result = Result { () throws(PlaylistParseError) in
+                    try dateRangeAttributes(UnsafeBufferPointer(substituted), 0, substituted.count)
+                }
             }
+            return try result.get()
         }
+        return try dateRangeAttributes(buffer, start, end)
+    }
+
+    /// The DATERANGE in `buffer[start..<end]`, its variables already substituted.
+    private mutating func dateRangeAttributes(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(PlaylistParseError) -> DateRange? {
         let isLenient = options.mode == .lenient
         guard let spans = try attributeSpans(buffer, start, end, tag: .dateRange) ?? (isLenient ? tolerantSpans(buffer, start, end) : nil)
         else { return nil }

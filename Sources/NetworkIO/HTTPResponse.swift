@@ -82,9 +82,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
 }
 
 /// JSON string escaping (RFC 8259 §7), enough to build small error bodies without Foundation.
-enum JSONText {
+package enum JSONText {
     /// `text` with quotes, backslashes and control characters escaped. O(n).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -39,7 +39,8 @@ public final class HTTPServer: Sendable {
     /// closed with 1001, and after `configuration.shutdownGracePeriod` whatever is left is dropped.
     /// Handlers are child tasks of `run()`, so cancelling it cancels them too; what they answer
     /// (503 for a `CancellationError`) is still sent. Throws `NetworkIOError.bindFailed` when it
-    /// cannot listen. A server runs once.
+    /// cannot listen, and `.tlsUnusable` when the TLS certificate or key cannot be used. A server
+    /// runs once.
     public func run() async throws {
         let events = ServerEventChannel()
         let settings = ServerSettings(configuration: configuration, router: router, events: events, statistics: statistics)
@@ -180,6 +181,9 @@ extension HTTPServer {
         public var isCORSEnabled: Bool
         /// The default limits and keep-alive for WebSocket connections.
         public var webSocket: WebSocketConfiguration
+        /// When set, the port speaks only HTTPS and `wss://` (HTTP/1.1 over TLS); plain
+        /// connections are dropped during the TLS handshake.
+        public var tls: TLS?
         /// How long a graceful shutdown may take before remaining connections are dropped.
         public var shutdownGracePeriod: Duration
         /// Called once per completed HTTP response, on the service thread: keep it quick (append
@@ -194,6 +198,7 @@ extension HTTPServer {
             maximumRequestBodyBytes: Int = 1 << 20,
             isCORSEnabled: Bool = true,
             webSocket: WebSocketConfiguration = WebSocketConfiguration(),
+            tls: TLS? = nil,
             shutdownGracePeriod: Duration = .seconds(10),
             accessLog: (@Sendable (HTTPAccessLogEntry) -> Void)? = nil
         ) {
@@ -203,6 +208,7 @@ extension HTTPServer {
             self.maximumRequestBodyBytes = maximumRequestBodyBytes
             self.isCORSEnabled = isCORSEnabled
             self.webSocket = webSocket
+            self.tls = tls
             self.shutdownGracePeriod = shutdownGracePeriod
             self.accessLog = accessLog
         }
@@ -314,7 +320,7 @@ final class ServerStatistics: Sendable {
 struct LoopSettings: Sendable {
     enum Role: Sendable {
         case server(ServerSettings)
-        case client
+        case client(WebSocketClient.TLS)
     }
 
     var role: Role

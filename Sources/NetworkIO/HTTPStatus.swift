@@ -35,6 +35,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notModified = HTTPStatus(code: 304)
     /// `400 Bad Request`.
     public static let badRequest = HTTPStatus(code: 400)
+    /// `401 Unauthorized`: the request lacks valid credentials.
+    public static let unauthorized = HTTPStatus(code: 401)
     /// `403 Forbidden`.
     public static let forbidden = HTTPStatus(code: 403)
     /// `404 Not Found`.

@@ -9,7 +9,8 @@ import Glibc
 /// fails to write its own answer, and closes the connection.
 ///
 /// It watches until a head is complete, so only the first request of a connection passes it;
-/// later requests on a keep-alive connection are checked after lws has parsed them.
+/// later requests on a keep-alive connection are checked after lws has parsed them. A TLS
+/// server has no gate (the first bytes are a TLS handshake): lws answers those requests itself.
 extension LoopDriver {
     static let gatePeekBytes = 64 * 1024
 
@@ -25,7 +26,7 @@ extension LoopDriver {
     }()
 
     func startGate(_ wsi: OpaquePointer) {
-        guard server != nil, let eventLoop else { return }
+        guard server != nil, !isTLSServer, let eventLoop else { return }
         let descriptor = lws_get_socket_fd(wsi)
         guard descriptor >= 0 else { return }
         let connection = connection(for: wsi)

@@ -102,6 +102,8 @@ extension LoopDriver {
         info.origin = own(request.target.hostHeader)
         info.protocol = request.subprotocols.isEmpty ? nil : own(request.subprotocols.joined(separator: ", "))
         info.local_protocol_name = own(Self.primaryProtocolName)
+        info.ssl_connection = clientTLSFlags(for: request.target)
+        if request.target.isSecure { info.alpn = own("http/1.1") }
         info.opaque_user_data = Unmanaged.passUnretained(connection).toOpaque()
         let wsi = lws_client_connect_via_info(&info)
         if let wsi, connections[connection.id] != nil {
@@ -148,7 +150,8 @@ extension LoopDriver {
 
     func onClientConnectionError(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) {
         guard let connection = existingConnection(for: wsi), let session = connection.webSocket else { return }
-        let reason = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection failed"
+        let reason = Self.certificateRefusal(of: wsi)
+            ?? input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection failed"
         session.record(WebSocketClose(code: .abnormalClosure, reason: reason, isLocal: false), endsCleanly: false)
         release(wsi)
     }

@@ -151,6 +151,7 @@ final class LoopDriver {
         } else {
             info.port = CONTEXT_PORT_NO_LISTEN
         }
+        if let error = configureTLS(&info, own: own) { return .failure(error) }
         guard let context = lws_create_context(&info) else {
             return .failure(.bindFailed(host: server?.configuration.host ?? "", port: server?.configuration.port ?? 0))
         }

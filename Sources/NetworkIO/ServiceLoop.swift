@@ -195,6 +195,16 @@ public enum NetworkIOError: Error, Sendable, Equatable, CustomStringConvertible 
     case stopped
     /// `run()` was called on a server that is already running or has run.
     case alreadyRunning
+    /// A TLS file cannot be used: missing, unreadable, not PEM, or (for a server) a private key
+    /// that does not match its certificate. `reason` is the system's or OpenSSL's message.
+    case tlsUnusable(TLSFile, path: String, reason: String)
+
+    /// The TLS file a `tlsUnusable` error is about.
+    public enum TLSFile: String, Sendable, Equatable {
+        case certificate = "certificate"
+        case privateKey = "private key"
+        case trustedCertificates = "trusted certificates"
+    }
 
     /// A one-line description.
     public var description: String {
@@ -203,6 +213,7 @@ public enum NetworkIOError: Error, Sendable, Equatable, CustomStringConvertible 
         case .threadStartFailed(let reason): "cannot start the service thread: \(reason)"
         case .stopped: "the network service has stopped"
         case .alreadyRunning: "the server is already running"
+        case .tlsUnusable(let file, let path, let reason): "cannot use the TLS \(file.rawValue) \(path): \(reason)"
         }
     }
 }

@@ -7,15 +7,21 @@
 ///     let reply = try await connection.receive()
 ///
 /// A client owns one service thread, started by the first `connect`, shared by all of its
-/// connections. `shared` lives for the whole process.
+/// connections. `shared` lives for the whole process and trusts the system's certificate
+/// authorities for `wss://`; a client made with other ``TLS`` trusts what it says.
 public final class WebSocketClient: Sendable {
     /// The process-wide client.
     public static let shared = WebSocketClient()
 
-    private let loop = ServiceLoop(settings: LoopSettings(role: .client))
+    /// How `wss://` servers are verified, for every connection of this client.
+    public let tls: TLS
+    private let loop: ServiceLoop
 
-    /// A client with its own service thread.
-    public init() {}
+    /// A client with its own service thread, verifying `wss://` servers as `tls` says.
+    public init(tls: TLS = TLS()) {
+        self.tls = tls
+        loop = ServiceLoop(settings: LoopSettings(role: .client(tls)))
+    }
 
     deinit {
         loop.post(.shutdown(gracePeriod: .seconds(1)))
@@ -31,9 +37,11 @@ public final class WebSocketClient: Sendable {
         try await shared.connect(to: url, headers: headers, subprotocols: subprotocols, configuration: configuration)
     }
 
-    /// Opens a connection to a `ws://host[:port]/path[?query]` URL, offering `subprotocols`
-    /// and sending the extra handshake `headers`, and returns once the handshake has completed.
-    /// Throws `WebSocketError.invalidURL` or `.connectionFailed` (refused, timed out, not a 101).
+    /// Opens a connection to a `ws://` or `wss://host[:port]/path[?query]` URL, offering
+    /// `subprotocols` and sending the extra handshake `headers`, and returns once the handshake
+    /// has completed. Throws `WebSocketError.invalidURL` or `.connectionFailed` (refused, timed
+    /// out, not a 101, a TLS handshake or certificate refused), or `NetworkIOError.tlsUnusable`
+    /// when the client's trusted-certificates file cannot be loaded.
     public func connect(
         to url: String,
         headers: HTTPHeaders = [:],
@@ -78,8 +86,10 @@ struct WebSocketClientRequest: Sendable {
     var connection: WebSocketConnection
 }
 
-/// The parts of a `ws://` URL libwebsockets' client needs.
+/// The parts of a `ws://` or `wss://` URL libwebsockets' client needs.
 package struct WebSocketURL: Sendable, Equatable {
+    /// Whether the URL is `wss://` (TLS).
+    package var isSecure: Bool
     /// The host without brackets (`::1` for `[::1]`).
     package var host: String
     package var port: Int
@@ -95,19 +105,26 @@ package struct WebSocketURL: Sendable, Equatable {
     /// The `Host` header value.
     var hostHeader: String {
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
-        return port == 80 ? host : "\(host):\(port)"
+        return port == (isSecure ? 443 : 80) ? host : "\(host):\(port)"
     }
 
-    /// Parses `ws://host[:port][/path][?query]`; `wss://` is refused (no TLS in this layer).
+    /// Parses `ws://host[:port][/path][?query]` (port 80 by default) or the same with `wss://`
+    /// (port 443 by default).
     package init(_ url: String) throws(WebSocketError) {
-        guard url.hasPrefix("ws://") else { throw .invalidURL(url) }
-        let rest = url.dropFirst("ws://".count)
+        if url.hasPrefix("ws://") {
+            isSecure = false
+        } else if url.hasPrefix("wss://") {
+            isSecure = true
+        } else {
+            throw .invalidURL(url)
+        }
+        let rest = url.dropFirst(isSecure ? "wss://".count : "ws://".count)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var pathAndQuery = String(rest[authorityEnd...])
         if pathAndQuery.isEmpty || pathAndQuery.hasPrefix("?") { pathAndQuery = "/" + pathAndQuery }
         var hostPart = authority
-        var port = 80
+        var port = isSecure ? 443 : 80
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { throw .invalidURL(url) }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]

@@ -378,9 +378,10 @@ extension PlaybackMachine {
             emit(.warning("seek refused: \(reason)"))
             emit(.seekCompleted(id: id, finished: false))
         case .position(let destination):
-            // Only a seek to a break at an offset keeps the offset: a time inside a break
-            // restarts it.
-            if case .interstitial = target { go(to: destination, keepingOffset: true, originator: originator) } else { go(to: destination, originator: originator) }
+            // A seek on the integrated timeline, or to a break at an offset, lands at that offset
+            // (the integrated time domain counts the break's own time); a primary time inside a
+            // break's range restarts it (D.5), which the resolution already gives as offset 0.
+            if case .primary = target { go(to: destination, originator: originator) } else { go(to: destination, keepingOffset: true, originator: originator) }
             completeSeek(id: id)
         case .playInterstitialFirst(let eventID, let then):
             pendingThen = then

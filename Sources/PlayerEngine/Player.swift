@@ -288,9 +288,10 @@ public final class Player: Sendable {
         await seek(.primary(time), originator: originator)
     }
 
-    /// Seeks on the integrated timeline: a time inside a break restarts that break; a seek across
-    /// a JUMP-restricted break plays it first. To land inside a break, seek to the break at an
-    /// offset (``seek(toInterstitial:offset:originator:)``).
+    /// Seeks on the integrated timeline (Apple's integrated time domain, where a break's own
+    /// time counts): a time inside a break lands at that offset into it, loaded or not; a seek
+    /// across a JUMP-restricted break plays that break first. (A primary time inside a break's
+    /// range, ``seek(to:originator:)``, restarts the break instead.)
     @discardableResult
     public func seek(toIntegratedTime time: MediaTime, originator: ChangeOriginator = .user) async -> Bool {
         await seek(.integrated(time), originator: originator)

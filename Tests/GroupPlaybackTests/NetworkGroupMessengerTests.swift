@@ -8,11 +8,30 @@ struct Chat: GroupMessage, Equatable {
     static let messageType = "test.chat"
     var author: UInt32
     var number: Int
+
+    init(author: UInt32, number: Int) {
+        self.author = author
+        self.number = number
+    }
+
+    init(wire: WireValue) throws(WireDecodingError) {
+        let fields = try WireFields(wire)
+        author = UInt32(try fields.integer("author", in: 0...Int64(UInt32.max)))
+        number = Int(try fields.integer("number"))
+    }
+
+    var wire: WireValue { .object(["author": .integer(Int64(author)), "number": .integer(Int64(number))]) }
 }
 
 struct Unknown: GroupMessage {
     static let messageType = "test.unknown"
     var value: Int
+
+    init(value: Int) { self.value = value }
+
+    init(wire: WireValue) throws(WireDecodingError) { value = Int(try WireFields(wire).integer("value")) }
+
+    var wire: WireValue { .object(["value": .integer(Int64(value))]) }
 }
 
 /// A server (peer 0) and participants 1…n with messengers over a simulated network: each
@@ -160,7 +179,7 @@ struct MessengerGroupRun {
     @Test("envelopes carry the type name and the message as JSON")
     func envelope() throws {
         let registry = GroupMessageRegistry([Chat.self])
-        let bytes = try registry.encode(Chat(author: 2, number: 5))
+        let bytes = registry.encode(Chat(author: 2, number: 5))
         #expect(bytes == [9] + Array("test.chat".utf8) + Array(#"{"author":2,"number":5}"#.utf8))
         #expect(try registry.decode(bytes) as? Chat == Chat(author: 2, number: 5))
         #expect(registry.messageTypes == ["test.chat"])

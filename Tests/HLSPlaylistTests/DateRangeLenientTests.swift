@@ -1,3 +1,4 @@
+import Foundation
 import HLSPlaylist
 import MediaTime
 import Testing
@@ -62,6 +63,21 @@ struct DateRangeLenientTests {
         #expect(result.playlist.serialized() == Array(text.utf8), "still lossless")
         let findings = PlaylistValidator.validate(Array(text.utf8))
         #expect(findings.contains { $0.severity == .error && $0.line == 4 }, "validate still reports it: \(findings)")
+    }
+
+    @Test("the same holds in a playlist with variables: references are substituted, then the tag is read as tolerantly", arguments: cases)
+    func lenientKeepsTheEventWithVariables(_ testCase: Case) throws {
+        let attributes = testCase.attributes.replacingOccurrences(of: "https://a/1.m3u8", with: "https://{$host}/1.m3u8")
+        let text = Self.playlist(attributes).replacingOccurrences(of: "#EXT-X-TARGETDURATION:6\n", with: "#EXT-X-TARGETDURATION:6\n#EXT-X-DEFINE:NAME=\"host\",VALUE=\"a\"\n")
+        #expect(throws: PlaylistParseError.self, "the strict parser rejects it") { try PlaylistParser.parse(text) }
+        let result = try PlaylistParser.parse(text, options: ParseOptions(mode: .lenient))
+        let range = try #require(result.playlist.media?.dateRanges.first, "the tag is kept")
+        #expect(range.id == "ad")
+        #expect(range.isInterstitial)
+        #expect(testCase.check(range), "\(range)")
+        #expect(!result.diagnostics.isEmpty)
+        #expect(result.diagnostics.allSatisfy { $0.line == 5 }, "\(result.diagnostics)")
+        #expect(result.playlist.serialized() == Array(text.utf8), "still lossless")
     }
 
     @Test("a DATERANGE without a readable ID or START-DATE is still dropped in lenient mode")

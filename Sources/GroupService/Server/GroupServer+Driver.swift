@@ -1,0 +1,197 @@
+import Foundation
+import GroupCoordination
+import NetworkIO
+
+extension GroupServer {
+    /// The one owner of the core and the store: inputs in arrival order, a commit before any
+    /// output is performed.
+    actor Driver {
+        private var core: GroupServiceCore
+        private let configuration: Configuration
+        private var outboxes: [ServiceConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+        private var metrics = ServiceMetrics()
+        private var revocations: [(tokenID: String, expiresAt: Int64)] = []
+
+        init(core: GroupServiceCore, configuration: Configuration) {
+            self.core = core
+            self.configuration = configuration
+        }
+
+        func run(_ inputs: AsyncStream<DriverInput>) async {
+            for await input in inputs { handle(input) }
+            for outbox in outboxes.values { outbox.finish() }
+        }
+
+        private func handle(_ input: DriverInput) {
+            let now = GroupServer.wallClock()
+            let before = core
+            var outputs: [GroupServiceCore.Output] = []
+            var commandID: (ServiceConnectionID, String)?
+            var reply: (CheckedContinuation<HTTPResponse, Never>, HTTPResponse)?
+            switch input {
+            case .opened(let connection, let outbox):
+                outboxes[connection] = outbox
+                core.opened(connection, at: now)
+            case .closed(let connection):
+                outboxes.removeValue(forKey: connection)?.finish()
+                outputs = core.closed(connection, at: now)
+            case .binary(let connection):
+                metrics.received("binary")
+                outputs = core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
+            case .text(let connection, let text):
+                (outputs, commandID) = receive(text, on: connection, at: now)
+            case .tick:
+                outputs = core.tick(at: now)
+            case .createSession(let request, let continuation):
+                reply = (continuation, createSession(request, at: now, outputs: &outputs))
+            case .revoke(let request, let continuation):
+                reply = (continuation, revoke(request, at: now))
+            case .metrics(let reply):
+                reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+            }
+            let writes = core.takeWrites()
+            if !writes.isEmpty || !revocations.isEmpty {
+                let started = ContinuousClock.now
+                do {
+                    try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, at: now))
+                    metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
+                } catch {
+                    core = before
+                    metrics.storeFailures += 1
+                    configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
+                    outputs = []
+                    if case .closed(let connection) = input { outputs = core.closed(connection, at: now) }
+                    if let (connection, id) = commandID {
+                        outputs.append(.send(connection, .error(SessionError(code: .internal, message: "the store failed; nothing was applied; retry with the same id", id: id))))
+                    }
+                    _ = core.takeWrites()
+                    reply?.1 = .error(.internalServerError, message: "the store failed: \(error)")
+                }
+            }
+            revocations = []
+            reply.map { $0.0.resume(returning: $0.1) }
+            perform(outputs)
+        }
+
+        private func perform(_ outputs: [GroupServiceCore.Output]) {
+            for output in outputs {
+                switch output {
+                case .send(let connection, let message):
+                    guard let outbox = outboxes[connection] else { continue }
+                    metrics.sent(message)
+                    outbox.yield(.text(ServiceWire.encode(message)))
+                case .close(let connection, let code, let reason):
+                    outboxes[connection]?.yield(.close(code, reason))
+                case .log(let entry):
+                    configuration.log(entry.jsonLine)
+                case .participantReport(_, _, let skew, let roundTrip):
+                    metrics.report(skew: skew, roundTrip: roundTrip)
+                }
+            }
+        }
+
+        /// Decodes one text message and feeds it to the core.
+        private func receive(_ text: String, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
+            let message: SessionClientMessage
+            do {
+                message = try ServiceWire.decodeClient(text)
+            } catch {
+                metrics.received("invalid")
+                let code = SessionError.Code(refusing: error)
+                if code == .protocolVersion {
+                    return (core.reject(connection, code: code, "\(error)", closeCode: 1002, at: now), nil)
+                }
+                return (core.malformed(connection, code: code, "\(error)", at: now), nil)
+            }
+            metrics.received(message.type)
+            switch message {
+            case .hello(let hello):
+                let claims: InvitationClaims
+                do {
+                    claims = try configuration.keyRing.verify(hello.token, now: Int64(now / .seconds(1)))
+                    if try configuration.store.isRevoked(tokenID: claims.tokenID) { throw InvitationTokenError.revoked }
+                } catch {
+                    return (core.reject(connection, code: .unauthorized, "invitation refused: \(error)", closeCode: 1008, at: now), nil)
+                }
+                let secret = InvitationClaims.randomSecret()
+                let checked = ServiceHello(
+                    session: claims.sessionID, role: claims.role, name: String(hello.name.prefix(64)),
+                    resume: hello.resume.map { .init(participant: $0.participant.rawValue, secretHash: ServiceSecrets.hash($0.secret), version: $0.version) },
+                    newSecret: secret, newSecretHash: ServiceSecrets.hash(secret))
+                return (core.hello(connection, checked, at: now), nil)
+            case .command(let id, let coordination):
+                return (core.command(connection, id: id, coordination, at: now), (connection, id))
+            case .custom(let id, let messageType, let body):
+                return (core.custom(connection, id: id, messageType: messageType, body: body, at: now), (connection, id))
+            case .clockProbe(let probe):
+                metrics.clockProbes += 1
+                return (core.clockProbe(connection, probe, at: now), nil)
+            case .resync(let version):
+                return (core.resync(connection, from: version, at: now), nil)
+            case .ping:
+                return (core.ping(connection, at: now), nil)
+            case .leave:
+                return (core.leave(connection, at: now), nil)
+            }
+        }
+
+        /// The owner's invitation in `Authorization: Bearer`, verified.
+        private func owner(_ request: HTTPRequest, at now: Duration) -> OwnerCheck {
+            guard let authorization = request.headers["Authorization"], authorization.hasPrefix("Bearer ") else {
+                return .failure(HTTPResponse.error(.unauthorized, message: "an owner's invitation is needed in Authorization: Bearer"))
+            }
+            do {
+                let claims = try configuration.keyRing.verify(String(authorization.dropFirst(7)), now: Int64(now / .seconds(1)))
+                guard claims.role == .owner else { return .failure(HTTPResponse.error(.forbidden, message: "only an owner's invitation may do this")) }
+                return .success(claims)
+            } catch {
+                return .failure(HTTPResponse.error(.unauthorized, message: "invitation refused: \(error)"))
+            }
+        }
+
+        enum OwnerCheck {
+            case success(InvitationClaims)
+            case failure(HTTPResponse)
+        }
+
+        /// `POST /sessions/:session/revocations` with the session owner's invitation and
+        /// `{"token": INVITATION}`: that invitation admits nobody from now on.
+        private func revoke(_ request: HTTPRequest, at now: Duration) -> HTTPResponse {
+            let claims: InvitationClaims
+            switch owner(request, at: now) {
+            case .success(let owner): claims = owner
+            case .failure(let response): return response
+            }
+            guard claims.sessionID == request.pathParameters["session"] else {
+                return .error(.forbidden, message: "the invitation is for another session")
+            }
+            guard let token = ServiceWire.stringField("token", inJSON: request.body) else {
+                return .error(.badRequest, message: #"the body must be {"token": INVITATION}"#)
+            }
+            let revoked: InvitationClaims
+            do {
+                revoked = try configuration.keyRing.verify(token, now: Int64(now / .seconds(1)), expectedSession: claims.sessionID)
+            } catch {
+                return .error(.badRequest, message: "not a valid invitation of this session: \(error)")
+            }
+            revocations.append((revoked.tokenID, revoked.expiresAt))
+            configuration.log(ServiceLogEntry(at: now, session: claims.sessionID, event: "invitation.revoked", fields: ["token": revoked.tokenID, "role": revoked.role.rawValue]).jsonLine)
+            return .json(#"{"revoked":"\#(revoked.tokenID)"}"#)
+        }
+
+        /// `POST /sessions` with an owner's invitation for the new session in `Authorization:
+        /// Bearer`, and `{"stream": URL}`.
+        private func createSession(_ request: HTTPRequest, at now: Duration, outputs: inout [GroupServiceCore.Output]) -> HTTPResponse {
+            let claims: InvitationClaims
+            switch owner(request, at: now) {
+            case .success(let owner): claims = owner
+            case .failure(let response): return response
+            }
+            guard let stream = claims.stream, !stream.isEmpty else {
+                return .error(.badRequest, message: "the invitation names no stream")
+            }
+            outputs += core.createSession(id: claims.sessionID, stream: stream, at: now)
+            return .json(#"{"session":"\#(claims.sessionID)","stream":\#(ServiceWire.quoted(stream))}"#, status: .created)
+        }
+    }
+}

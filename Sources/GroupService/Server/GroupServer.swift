@@ -1,0 +1,202 @@
+import Foundation
+import GroupCoordination
+import NetworkIO
+import Synchronization
+
+/// The group-session server (`interlude serve`): WebSocket participants on `/group`, sessions
+/// created on `POST /sessions`, Prometheus metrics on `/metrics`, one JSON log line per session
+/// event.
+///
+/// One driver task owns the ``GroupServiceCore`` and the store: it takes what the sockets say in
+/// arrival order, feeds the core, commits what the core wrote (all inputs that arrived together in
+/// one transaction), and only then hands the outputs to each connection's sender, so an
+/// acknowledgement or an event never reaches anyone before it is durable. Nothing else touches
+/// the core, so there is no lock to hold while calling out.
+public final class GroupServer: Sendable {
+    /// Where and how it serves.
+    public struct Configuration: Sendable {
+        /// The HTTP server's settings (host, port, TLS).
+        public var http: HTTPServer.Configuration
+        /// The keys that sign and verify invitations.
+        public var keyRing: TokenKeyRing
+        /// Where sessions are kept.
+        public var store: any SessionStore
+        /// The core's limits and intervals.
+        public var core: GroupServiceCore.Configuration
+        /// Browser origins allowed to connect (`Origin` header); a native client sends none.
+        public var allowedOrigins: Set<String>
+        /// The largest message a participant may send.
+        public var maximumMessageBytes: Int
+        /// Where the session log's JSON lines go.
+        public var log: @Sendable (String) -> Void
+
+        /// A configuration.
+        public init(
+            http: HTTPServer.Configuration, keyRing: TokenKeyRing, store: any SessionStore,
+            core: GroupServiceCore.Configuration = .init(), allowedOrigins: Set<String> = [],
+            maximumMessageBytes: Int = 64 << 10, log: @escaping @Sendable (String) -> Void = { print($0) }
+        ) {
+            self.http = http
+            self.keyRing = keyRing
+            self.store = store
+            self.core = core
+            self.allowedOrigins = allowedOrigins
+            self.maximumMessageBytes = maximumMessageBytes
+            self.log = log
+        }
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    private let server: HTTPServer
+    private let inputs: AsyncStream<DriverInput>
+    private let inputContinuation: AsyncStream<DriverInput>.Continuation
+    private let restored: Mutex<GroupServiceCore?>
+    private static let nextConnection = Atomic<UInt64>(1)
+    /// How many sessions were restored from the store.
+    public let restoredSessionCount: Int
+
+    /// A server over `configuration.store`, with every session the store holds restored.
+    ///
+    /// - Throws: when the store cannot be read.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        var core = GroupServiceCore(configuration: configuration.core)
+        let now = Self.wallClock()
+        for stored in try configuration.store.loadAll() {
+            let session = GroupServiceCore.Session(id: stored.record.id, stream: stored.record.stream, epoch: .milliseconds(stored.record.createdAt))
+            var events: [SessionEvent] = []
+            for event in stored.snapshot + stored.log {
+                guard let decoded = try? ServiceWire.decodeStored(event) else { continue }
+                events.append(decoded)
+            }
+            let participants = stored.participants.map {
+                GroupServiceCore.Participant(
+                    id: $0.id, name: $0.name, role: GroupRole(rawValue: $0.role) ?? .viewer, secretHash: $0.secretHash,
+                    state: GroupServiceCore.Participant.State(rawValue: $0.state) ?? .lost, lastSeen: .milliseconds($0.lastSeenAt),
+                    joinedAt: .milliseconds($0.joinedAt))
+            }
+            let commands = (stored.snapshot + stored.log).compactMap { event in
+                event.commandID.map { (sender: event.sender, id: $0, version: event.version) }
+            }
+            core.restore(session, events: Self.unique(events), commands: commands, participants: participants, at: now)
+        }
+        restoredSessionCount = core.sessions.count
+        restored = Mutex(core)
+        (inputs, inputContinuation) = AsyncStream.makeStream(of: DriverInput.self)
+        server = HTTPServer(
+            configuration: configuration.http,
+            router: Self.router(inputs: inputContinuation, configuration: configuration))
+    }
+
+    private static func unique(_ events: [SessionEvent]) -> [SessionEvent] {
+        var seen = Set<UInt64>()
+        return events.filter { seen.insert($0.version).inserted }
+    }
+
+    /// Serves until ``shutdown()``.
+    public func run() async throws {
+        guard let core = restored.withLock({ state in defer { state = nil }; return state }) else { return }
+        let driver = Driver(core: core, configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await driver.run(self.inputs) }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    self.inputContinuation.yield(.tick)
+                }
+            }
+            try await server.run()
+            inputContinuation.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// The port it listens on (once running).
+    public func listeningPort() async throws -> Int { try await server.listeningPort() }
+
+    /// Stops serving.
+    public func shutdown() { server.shutdown() }
+
+    /// The server's wall clock as a duration since the Unix epoch.
+    static func wallClock() -> Duration {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+    }
+
+    // MARK: - Routes
+
+    private static func router(inputs: AsyncStream<DriverInput>.Continuation, configuration: Configuration) -> HTTPRouter {
+        var router = HTTPRouter()
+        let webSocket = WebSocketConfiguration(
+            maximumMessageBytes: configuration.maximumMessageBytes, sendQueueBytes: 1 << 20, receiveQueueMessages: 64,
+            pingInterval: .seconds(15), pongTimeout: .seconds(10))
+        router.webSocket("/group", configuration: webSocket) { connection in
+            let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
+            if let origin = connection.request.headers["Origin"], !configuration.allowedOrigins.contains(origin) {
+                configuration.log(ServiceLogEntry(at: wallClock(), session: "", event: "connection.refused", fields: ["code": "forbidden-origin", "origin": origin]).jsonLine)
+                _ = await connection.close(code: .policyViolation, reason: "origin not allowed")
+                return
+            }
+            let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(4_096))
+            inputs.yield(.opened(id, outboxContinuation))
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await outgoing in outbox {
+                        switch outgoing {
+                        case .text(let text):
+                            do { try await connection.send(.text(text)) } catch { return }
+                        case .close(let code, let reason):
+                            _ = await connection.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
+                            return
+                        }
+                    }
+                }
+                do {
+                    for try await message in connection.messages {
+                        switch message {
+                        case .text(let text): inputs.yield(.text(id, text))
+                        case .binary: inputs.yield(.binary(id))
+                        }
+                    }
+                } catch {}
+                inputs.yield(.closed(id))
+                outboxContinuation.finish()
+                await group.waitForAll()
+            }
+        }
+        router.post("/sessions") { request in
+            await withCheckedContinuation { continuation in
+                inputs.yield(.createSession(request, continuation))
+            }
+        }
+        router.post("/sessions/:session/revocations") { request in
+            await withCheckedContinuation { continuation in
+                inputs.yield(.revoke(request, continuation))
+            }
+        }
+        router.get("/metrics") { _ in
+            await withCheckedContinuation { continuation in
+                inputs.yield(.metrics(continuation))
+            }
+        }
+        return router
+    }
+
+    enum Outgoing: Sendable {
+        case text(String)
+        case close(UInt16, String)
+    }
+
+    enum DriverInput: Sendable {
+        case opened(ServiceConnectionID, AsyncStream<Outgoing>.Continuation)
+        case text(ServiceConnectionID, String)
+        case binary(ServiceConnectionID)
+        case closed(ServiceConnectionID)
+        case tick
+        case createSession(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)
+        case revoke(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)
+        case metrics(CheckedContinuation<HTTPResponse, Never>)
+    }
+}

@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+import GroupService
+import NetworkIO
+
+/// `interlude serve`: the group-session server.
+enum ServeCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Run the group-session server: watch together across machines, each with its own ads.",
+        discussion: """
+            Participants connect over a WebSocket (ws://HOST:PORT/group, or wss:// with --tls-cert and
+            --tls-key) and present an invitation. The server orders every change of the group's playback
+            (one version number per session), keeps the group clock, tells everyone who joined, left or
+            went silent, and refuses what a participant's role does not allow (a viewer cannot seek).
+            Sessions are kept in SQLite (--db; WAL, synchronous=FULL): a command is acknowledged only
+            after it is committed, and a restarted server restores every session, so participants
+            reconnect and go on where the group is.
+            Invitations are signed with HMAC-SHA256 by the keys in --key-file, which is created (mode 0600)
+            when it does not exist. `interlude session create` needs the same key file.
+            The flow:
+              1. interlude origin                     (a stream with per-viewer ads, or any HLS URL)
+              2. interlude serve                      (this server)
+              3. interlude session create --stream http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8
+                 prints one invitation per role (owner, controller, viewer)
+              4. interlude join INVITATION --name bob (on each machine; {viewer} becomes the name)
+            Metrics in the Prometheus format are on http://HOST:PORT/metrics; each session event is one
+            JSON line on stdout. Ctrl-C stops the server.
+            """,
+        options: [
+            .init(long: "port", short: "p", valueName: "n", help: "The TCP port (default 7400; 0 picks a free one)."),
+            .init(long: "host", short: nil, valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
+            .init(long: "db", short: nil, valueName: "file", help: "The SQLite file (default interlude-sessions.sqlite in the working directory)."),
+            .init(long: "key-file", short: nil, valueName: "file", help: "The invitation keys (default interlude-keys in the working directory; created if missing)."),
+            .init(long: "tls-cert", short: nil, valueName: "file", help: "A PEM certificate: serve wss:// and https://."),
+            .init(long: "tls-key", short: nil, valueName: "file", help: "The PEM private key of --tls-cert."),
+            .init(long: "allow-origin", short: nil, valueName: "origin", help: "A browser origin allowed to connect, such as http://127.0.0.1:8080 (repeatable).", isRepeatable: true),
+            .init(long: "keep-alive", short: nil, valueName: "seconds", help: "How often participants must send something (default 2); silent for two intervals is lost."),
+            .init(long: "max-participants", short: nil, valueName: "n", help: "Participants per session (default 50)."),
+        ],
+        examples: [
+            "interlude serve",
+            "interlude serve --port 0 --db /var/lib/interlude/sessions.sqlite --key-file /etc/interlude/keys",
+            "interlude serve --tls-cert cert.pem --tls-key key.pem",
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        let server = try prepare(arguments, io: io)
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                io.writeError("serve: stopping\n")
+                server.server.shutdown()
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for (source, number) in zip(signals, [SIGINT, SIGTERM]) {
+                source.cancel()
+                signal(number, SIG_DFL)
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do { try await server.server.run() } catch { throw CommandFailure(message: "cannot serve: \(error)") }
+            }
+            let port = try await server.server.listeningPort()
+            io.writeError(server.banner(port: port))
+            try await group.waitForAll()
+        }
+        return 0
+    }
+
+    /// A server ready to run, with what its banner says.
+    struct Prepared: Sendable {
+        var server: GroupServer
+        var host: String
+        var isTLS: Bool
+        var databasePath: String
+        var keyFile: String
+        var createdKeyFile: Bool
+        var restoredSessions: Int
+
+        func banner(port: Int) -> String {
+            let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
+            let authority = "\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
+            let http = "\(isTLS ? "https" : "http")://\(authority)"
+            return """
+                Interlude group server on \(isTLS ? "wss" : "ws")://\(authority)/group
+                  sessions: \(databasePath) (\(restoredSessions) restored)
+                  invitation keys: \(keyFile)\(createdKeyFile ? " (created)" : "")
+                  metrics: \(http)/metrics
+                Create a session (it prints one invitation per role):
+                  interlude session create --server \(http) --key-file \(keyFile) --stream URL
+                Session events follow, one JSON line each; Ctrl-C stops.
+
+                """
+        }
+    }
+
+    static func prepare(_ arguments: ParsedArguments, io: CommandIO) throws -> Prepared {
+        let port = try arguments.value("port").map { value -> Int in
+            guard let port = Int(value), (0...65_535).contains(port) else {
+                throw UsageError(message: "--port must be a TCP port from 0 to 65535, not '\(value)'", command: spec)
+            }
+            return port
+        } ?? 7400
+        let host = arguments.value("host") ?? "127.0.0.1"
+        var core = GroupServiceCore.Configuration()
+        if let value = arguments.value("keep-alive") {
+            guard let seconds = Double(value), seconds >= 0.1, seconds <= 3600 else {
+                throw UsageError(message: "--keep-alive must be a number of seconds from 0.1 to 3600, not '\(value)'", command: spec)
+            }
+            core.keepAliveInterval = .milliseconds(Int64(seconds * 1000))
+        }
+        if let value = arguments.value("max-participants") {
+            guard let count = Int(value), (1...10_000).contains(count) else {
+                throw UsageError(message: "--max-participants must be from 1 to 10000, not '\(value)'", command: spec)
+            }
+            core.maximumParticipants = count
+        }
+        var http = HTTPServer.Configuration(host: host, port: port)
+        let certificate = arguments.value("tls-cert")
+        let key = arguments.value("tls-key")
+        switch (certificate, key) {
+        case (nil, nil): break
+        case (let certificate?, let key?): http.tls = HTTPServer.TLS(certificatePath: certificate, privateKeyPath: key)
+        default: throw UsageError(message: "--tls-cert and --tls-key go together", command: spec)
+        }
+        let keyFile = arguments.value("key-file") ?? "interlude-keys"
+        let (keyRing, created) = try SessionCommand.keyRing(at: keyFile, creating: true)
+        let databasePath = arguments.value("db") ?? "interlude-sessions.sqlite"
+        let store: SQLiteSessionStore
+        do {
+            store = try SQLiteSessionStore(path: databasePath)
+        } catch {
+            throw CommandFailure(message: "\(databasePath): \(error)")
+        }
+        let configuration = GroupServer.Configuration(
+            http: http, keyRing: keyRing, store: store, core: core, allowedOrigins: Set(arguments.values("allow-origin")),
+            log: { line in io.write(line + "\n") })
+        let server: GroupServer
+        do {
+            server = try GroupServer(configuration: configuration)
+        } catch {
+            throw CommandFailure(message: "\(databasePath): cannot restore the sessions: \(error)")
+        }
+        return Prepared(
+            server: server, host: host, isTLS: http.tls != nil, databasePath: databasePath, keyFile: keyFile,
+            createdKeyFile: created, restoredSessions: server.restoredSessionCount)
+    }
+}
