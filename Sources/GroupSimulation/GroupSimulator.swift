@@ -88,10 +88,13 @@ public struct GroupSimulator: ~Copyable {
         }
 
         /// Whether the participant is in the group's session: joined, and not left.
-        var isConnected: Bool { driver.isJoined && !hasLeft }
+        var isConnected: Bool { !hasLeft && inPlace { _, driver in driver.isJoined } }
 
         /// Whether its player's item is coordinated.
-        var hasStartedItem: Bool { driver.hasStartedItem }
+        var hasStartedItem: Bool { inPlace { _, driver in driver.hasStartedItem } }
+
+        /// When the driver is next due, on the participant's clock.
+        var nextDeadline: Duration? { inPlace { _, driver in driver.nextDeadline } }
 
         private var lastLocalTime: (trueTime: Duration, localTime: Duration)?
 
@@ -293,7 +296,7 @@ public struct GroupSimulator: ~Copyable {
         let local = localTime(index)
         apply(index, participant.inPlace { machine, driver in input(&machine, &driver, local) })
         var rounds = 0
-        while rounds < 4, let deadline = participant.driver.nextDeadline, deadline <= local {
+        while rounds < 4, let deadline = participant.nextDeadline, deadline <= local {
             rounds += 1
             apply(index, participant.inPlace { machine, driver in driver.timerFired(player: machine, at: local) })
         }

@@ -42,23 +42,7 @@ struct ParticipantDriverTests {
         rig.step { driver, player, now in driver.connect(player: player, at: now) }
         #expect(!rig.driver.isJoined)
         // The keeper's clock is an hour ahead; each reply comes back 20 ms after its probe.
-        var answered = 0
-        while !rig.driver.isJoined, answered < 20 {
-            let probes = rig.outputs.compactMap { output -> ClockProbe? in
-                if case .probe(let probe) = output { return probe }
-                return nil
-            }
-            guard answered < probes.count else {
-                rig.run(until: rig.driver.nextDeadline ?? rig.now)
-                continue
-            }
-            let probe = probes[answered]
-            answered += 1
-            rig.run(until: probe.clientSendTime + .milliseconds(20))
-            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10),
-                                        sentAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10))
-            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
-        }
+        let answered = rig.answerProbes { $0.driver.isJoined }
         #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
         #expect(answered == 8)
         let joined = rig.outputs.drop { if case .probe = $0 { true } else { false } }
@@ -72,6 +56,30 @@ struct ParticipantDriverTests {
         let coordinated = try #require(joined.firstIndex { $0 == .event(.itemCoordinated("movie")) })
         #expect(joined.startIndex < hello && hello < coordinated)
         #expect(rig.driver.currentItemIdentifier == "movie")
+    }
+
+    @Test("the coordinator's deadline moves on the local clock with the estimate of the group clock, as if the coordinator were asked again")
+    func deadlineFollowsTheEstimate() throws {
+        var configuration = ParticipantDriver.Configuration(participant: "bob")
+        configuration.observationInterval = .seconds(60)
+        configuration.coordinator.commandLeadTime = .seconds(5)
+        configuration.clockEstimator.refreshInterval = .seconds(3)
+        var rig = DriverParticipantRig(configuration: configuration)
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        rig.answerProbes { $0.driver.isJoined }
+        // The group starts in 5 s: the coordinator's deadline is the start, after the next probe
+        // (in 3 s) and before the one after.
+        rig.feed(.setRate(1, originator: .user))
+        let before = try #require(rig.driver.clockEstimate)
+        let start = try #require(rig.driver.binding.nextGroupDeadline(clock: before, localTime: rig.now))
+        // A quicker exchange moves the estimate; the coordinator has had no input.
+        rig.answerProbes(roundTrip: .milliseconds(2), offset: .seconds(3600) + .milliseconds(8)) { $0.driver.clockEstimate != before }
+        let after = try #require(rig.driver.clockEstimate)
+        #expect(after.localTime(atGroupTime: start) != before.localTime(atGroupTime: start))
+        #expect(rig.driver.nextDeadline == after.localTime(atGroupTime: start))
+        #expect(rig.driver.binding.nextGroupDeadline(clock: after, localTime: rig.now) == start)
     }
 
     @Test("a participant that keeps the group clock joins when it connects and sends no probes")

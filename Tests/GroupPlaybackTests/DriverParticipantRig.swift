@@ -22,6 +22,7 @@ struct DriverParticipantRig {
     private var loads: [(at: Duration, id: UInt64, result: Result<LoadedResource, LoadError>)] = []
     private var pending: [PlayerEvent] = []
     private var isApplying = false
+    private var answeredProbes = 0
 
     init(configuration: ParticipantDriver.Configuration) {
         var player = PlayerConfiguration()
@@ -81,6 +82,34 @@ struct DriverParticipantRig {
         }
         now = end
         feed(.wake)
+    }
+
+    /// Answers the driver's probes, in order, as the keeper of a group clock `offset` ahead would,
+    /// each reply arriving `roundTrip` after its probe, until `isDone` (at most 20 replies).
+    /// Returns how many it answered.
+    @discardableResult
+    mutating func answerProbes(
+        roundTrip: Duration = .milliseconds(20), offset: Duration = .seconds(3600), until isDone: (Self) -> Bool
+    ) -> Int {
+        var answered = 0
+        while !isDone(self), answered < 20 {
+            let probes = outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answeredProbes < probes.count else {
+                run(until: driver.nextDeadline ?? now)
+                continue
+            }
+            let probe = probes[answeredProbes]
+            answeredProbes += 1
+            answered += 1
+            run(until: probe.clientSendTime + roundTrip)
+            let serverTime = probe.clientSendTime + roundTrip / 2 + offset
+            let reply = ClockProbeReply(answering: probe, receivedAt: serverTime, sentAt: serverTime)
+            step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+        return answered
     }
 
     private mutating func apply(_ outputs: [ParticipantDriver.Output]) {

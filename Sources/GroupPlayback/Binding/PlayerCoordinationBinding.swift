@@ -55,6 +55,9 @@ public struct PlayerCoordinationBinding: Sendable {
     private var multiplier: Double = 1
     /// Corrections made (rate adjustments and re-anchoring seeks), for reports.
     public private(set) var corrections = 0
+    /// How many times the coordinator has been handed an input or reconfigured: while it stays the
+    /// same, so do the coordinator's state and deadlines (a driver need not ask for them again).
+    public private(set) var revision: UInt64 = 0
 
     /// A binding for the local participant `participant`.
     public init(participant: CoordinatedPlaybackParticipant.ID, configuration: PlaybackCoordinatorStateMachine.Configuration = .init()) {
@@ -63,6 +66,7 @@ public struct PlayerCoordinationBinding: Sendable {
 
     /// Direct access to the coordinator's settings (waiting policy, participant limits).
     public mutating func configure(_ body: (inout PlaybackCoordinatorStateMachine) -> Void) {
+        revision += 1
         body(&coordinator)
     }
 
@@ -274,6 +278,8 @@ public struct PlayerCoordinationBinding: Sendable {
     }
 
     private mutating func translate(_ actions: [PlaybackCoordinatorStateMachine.Action], clock: some GroupTimeMapping) -> [Output] {
+        // Every call of the coordinator's hands its actions here.
+        revision += 1
         var outputs: [Output] = []
         outputs.reserveCapacity(actions.count)
         for action in actions {

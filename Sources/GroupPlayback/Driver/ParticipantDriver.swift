@@ -100,6 +100,9 @@ public struct ParticipantDriver: Sendable {
     private struct Item: Sendable {
         var nextObservation: Duration
         var coordinatorDeadline: Deadline?
+        /// The binding's ``PlayerCoordinationBinding/revision`` the deadline was worked out at
+        /// (`nil`: not yet).
+        var deadlineRevision: UInt64?
     }
 
     /// The coordinator's next deadline, on the group clock and where the estimate puts it locally.
@@ -160,14 +163,7 @@ public struct ParticipantDriver: Sendable {
 
     /// When ``timerFired(player:at:)`` is next due, on the local clock: the next probe, the
     /// coordinator's deadline or the next observation; `nil` before ``connect(player:at:)``.
-    public var nextDeadline: Duration? {
-        var next: Duration? = isProbing ? estimator.nextProbeTime : nil
-        if case .joined(let item?) = phase {
-            next = Self.earliest(next, item.nextObservation)
-            next = Self.earliest(next, item.coordinatorDeadline?.local)
-        }
-        return next
-    }
+    public private(set) var nextDeadline: Duration?
 
     private var isProbing: Bool {
         if configuration.keepsGroupClock { return false }
@@ -197,7 +193,7 @@ public struct ParticipantDriver: Sendable {
         case .joined:
             translate(binding.connect(clock: groupClock, localTime: now), at: now, into: &outputs)
         }
-        settle(player: player, at: now, into: &outputs)
+        settle(observing: player, at: now, into: &outputs)
         return outputs
     }
 
@@ -208,7 +204,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         estimator.receive(reply, at: now)
         if case .synchronizing = phase, estimator.isSynchronized { join(player: player(), at: now, into: &outputs) }
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -228,7 +224,7 @@ public struct ParticipantDriver: Sendable {
             }
             translate(binding.playerEvent(event, position: player.currentPosition, clock: clock), at: now, into: &outputs)
         }
-        settle(player: player, at: now, into: &outputs)
+        settle(observing: player, at: now, into: &outputs)
         return outputs
     }
 
@@ -238,7 +234,7 @@ public struct ParticipantDriver: Sendable {
         if isJoined {
             translate(binding.receive(message, from: sender, clock: groupClock, localTime: now), at: now, into: &outputs)
         }
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -247,7 +243,7 @@ public struct ParticipantDriver: Sendable {
         guard isJoined else { return [] }
         var outputs: [Output] = []
         translate(binding.participantLeft(participant, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -255,7 +251,7 @@ public struct ParticipantDriver: Sendable {
     /// an observation of `player` (its state now), whichever are due.
     public mutating func timerFired(player: PlaybackMachine, at now: Duration) -> [Output] {
         var outputs: [Output] = []
-        settle(player: player, at: now, into: &outputs)
+        settle(observing: player, at: now, into: &outputs)
         return outputs
     }
 
@@ -265,7 +261,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         let (suspension, begun) = binding.beginSuspension(for: reason, clock: groupClock, localTime: now)
         translate(begun, at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return (suspension, outputs)
     }
 
@@ -273,7 +269,7 @@ public struct ParticipantDriver: Sendable {
     public mutating func endSuspension(_ suspension: CoordinatedPlaybackSuspension, proposing position: IntegratedTimeline.Position?, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         translate(binding.end(suspension, proposingNewTime: position, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -285,7 +281,7 @@ public struct ParticipantDriver: Sendable {
     ) -> [Output] {
         var outputs: [Output] = []
         translate(binding.perform(clock: groupClock, localTime: now, body), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -312,28 +308,62 @@ public struct ParticipantDriver: Sendable {
         translate(binding.startItem(identifier, player: player, clock: groupClock, localTime: now), at: now, into: &outputs)
     }
 
-    /// Does whatever is due now (a probe, the coordinator's deadline, an observation when the
-    /// player is given and was not commanded in this input) and works out the next deadline.
-    private mutating func settle(player: PlaybackMachine?, at now: Duration, into outputs: inout [Output]) {
+    /// Does whatever is due now (a probe, the coordinator's deadline) and works out the next
+    /// deadline.
+    private mutating func settle(at now: Duration, into outputs: inout [Output]) {
+        advance(at: now, into: &outputs)
+        updateCoordinatorDeadline(at: now)
+    }
+
+    /// ``settle(at:into:)`` with the player's state now: an observation due is made too, unless
+    /// this input commanded the player (the state given is from before the commands).
+    private mutating func settle(observing player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
+        advance(at: now, into: &outputs)
+        observe(player, at: now, into: &outputs)
+        updateCoordinatorDeadline(at: now)
+    }
+
+    private mutating func advance(at now: Duration, into outputs: inout [Output]) {
         if isProbing, let probe = estimator.makeProbeIfDue(at: now) { outputs.append(.probe(probe)) }
+        guard case .joined(let item?) = phase, let deadline = item.coordinatorDeadline, deadline.local <= now else { return }
+        translate(binding.advance(toGroupDeadline: deadline.group, clock: groupClock, localTime: now), at: now, into: &outputs)
+    }
+
+    private mutating func observe(_ player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
+        guard case .joined(var item?) = phase, item.nextObservation <= now,
+            !outputs.contains(where: { if case .player = $0 { true } else { false } })
+        else { return }
+        let next = item.nextObservation + configuration.observationInterval
+        item.nextObservation = next > now ? next : now + configuration.observationInterval
+        phase = .joined(item)
+        let observed = binding.observe(
+            position: player.position(atHost: now), status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
+            hasReachedEnd: player.hasReachedEnd, clock: groupClock, localTime: now)
+        translate(observed, at: now, into: &outputs)
+    }
+
+    /// Works out the coordinator's next deadline and the driver's. The coordinator is asked again
+    /// only when it has had an input since, or its deadline has passed: otherwise it has the same
+    /// answer, which only moves on the local clock as the estimate of the group clock moves.
+    private mutating func updateCoordinatorDeadline(at now: Duration) {
+        var next: Duration? = isProbing ? estimator.nextProbeTime : nil
+        defer { nextDeadline = next }
         guard case .joined(var item?) = phase else { return }
         let clock = groupClock
-        if let deadline = item.coordinatorDeadline, deadline.local <= now {
-            translate(binding.advance(toGroupDeadline: deadline.group, clock: clock, localTime: now), at: now, into: &outputs)
-        }
-        let hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
-        if let player, item.nextObservation <= now, !hasCommanded {
-            let next = item.nextObservation + configuration.observationInterval
-            item.nextObservation = next > now ? next : now + configuration.observationInterval
-            let observed = binding.observe(
-                position: player.position(atHost: now), status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
-                hasReachedEnd: player.hasReachedEnd, clock: clock, localTime: now)
-            translate(observed, at: now, into: &outputs)
-        }
-        item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
-            Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
+        switch (item.deadlineRevision == binding.revision, item.coordinatorDeadline) {
+        case (true, nil):
+            break
+        case (true, let deadline?) where deadline.group > clock.groupTime(atLocalTime: now):
+            item.coordinatorDeadline = Deadline(local: clock.localTime(atGroupTime: deadline.group), group: deadline.group)
+        default:
+            item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
+                Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
+            }
+            item.deadlineRevision = binding.revision
         }
         phase = .joined(item)
+        next = Self.earliest(next, item.nextObservation)
+        next = Self.earliest(next, item.coordinatorDeadline?.local)
     }
 
     /// The binding's outputs as the driver's: commands only while an item is coordinated (between
