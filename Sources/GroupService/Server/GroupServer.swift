@@ -164,6 +164,9 @@ public final class GroupServer: Sendable {
                         case .binary: inputs.yield(.binary(id))
                         }
                     }
+                } catch WebSocketError.closed(let close) where close.isLocal && close.code == .messageTooBig {
+                    // NetworkIO closed it with 1009 before the message was whole.
+                    inputs.yield(.tooBig(id, close.reason))
                 } catch {}
                 inputs.yield(.closed(id))
                 outboxContinuation.finish()
@@ -213,6 +216,8 @@ public final class GroupServer: Sendable {
         case opened(ServiceConnectionID, AsyncStream<Outgoing>.Continuation)
         case text(ServiceConnectionID, String)
         case binary(ServiceConnectionID)
+        /// The transport closed the connection with 1009: a message over the limit.
+        case tooBig(ServiceConnectionID, String)
         case closed(ServiceConnectionID)
         case tick
         case createSession(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)
