@@ -505,6 +505,12 @@ public struct GroupServiceCore: Sendable {
         if let version = session.version(ofCommand: id, from: sender) {
             return outputs + [.send(connection, .ack(id: id, version: version))]
         }
+        if Self.nesting(of: body) > Self.maximumCustomBodyNesting {
+            let reason = "a custom body may nest at most \(Self.maximumCustomBodyNesting) levels, so that its event still parses inside a welcome"
+            refuse(connection, .outOfRange, reason, commandID: id, into: &outputs)
+            outputs.append(refusalLog(connection, event: "message.refused", code: .outOfRange, reason, at: now))
+            return outputs
+        }
         let event = sequence(.custom(messageType: messageType, body: body), in: sessionID, sender: sender, commandID: id)
         outputs.append(.send(connection, .ack(id: id, version: event.version)))
         outputs += fanOut(event, in: sessionID, except: nil)
@@ -610,6 +616,22 @@ public struct GroupServiceCore: Sendable {
     /// The sender of the server's own events (presence): no participant is named so, since
     /// participants are `p1`, `p2`, ….
     public static let serverSender = "server"
+
+    /// How deep a custom body may nest arrays and objects: a `custom` message holds it one level
+    /// down, but its event three (`event` › `custom` › `body`) and a resuming participant's
+    /// welcome five (`welcome` › `snapshot` › `event` › `custom` › `body`), and every reader parses
+    /// at most ``WireJSONLimits/standard``'s depth. A deeper body would be sequenced and then
+    /// unreadable by everyone.
+    public static let maximumCustomBodyNesting = WireJSONLimits.standard.maximumDepth - 4
+
+    /// How deep `value` nests arrays and objects (a scalar: 0). Its depth is bounded by the parser's.
+    static func nesting(of value: WireValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + (elements.lazy.map(nesting(of:)).max() ?? 0)
+        case .object(let object): 1 + (object.values.lazy.map(nesting(of:)).max() ?? 0)
+        case .null, .bool, .integer, .double, .string: 0
+        }
+    }
 
     /// A participant's `interlude.report`: `{"skew": ns, "roundTrip": ns}`.
     static func report(_ body: WireValue) -> (skew: Duration, roundTrip: Duration)? {
