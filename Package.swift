@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupServiceTests",
-            dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime", "TestSupport"],
+            dependencies: ["GroupService", "GroupCoordination", "GroupWire", "MediaTime", "NetworkIO", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Commits batches until it is killed, printing each acknowledged version; the crash test in

@@ -19,6 +19,10 @@ public struct HTTPRouter: Sendable {
     /// A WebSocket handler; it owns the connection until it returns, after which the server
     /// closes the connection with 1000 (or 1011 when the handler throws).
     public typealias WebSocketHandler = @Sendable (WebSocketConnection) async throws -> Void
+    /// Looks at a WebSocket upgrade request before it is accepted: a response refuses the upgrade
+    /// with it (a 403 for an `Origin` that is not allowed), `nil` lets it through. It runs on the
+    /// service thread, between two reads of the socket: keep it quick, never block.
+    public typealias WebSocketAdmission = @Sendable (HTTPRequest) -> HTTPResponse?
 
     struct Route: Sendable {
         var method: HTTPMethod
@@ -35,6 +39,7 @@ public struct HTTPRouter: Sendable {
         var pattern: RoutePattern
         var subprotocol: String?
         var configuration: WebSocketConfiguration?
+        var admission: WebSocketAdmission?
         var handler: WebSocketHandler
     }
 
@@ -86,15 +91,18 @@ public struct HTTPRouter: Sendable {
     }
 
     /// Accepts WebSocket upgrades whose path matches `pattern` (and, when given, that offer the
-    /// `subprotocol`), with `configuration` or the server's default WebSocket configuration.
+    /// `subprotocol` and that `admission` lets through), with `configuration` or the server's
+    /// default WebSocket configuration.
     public mutating func webSocket(
         _ pattern: String,
         subprotocol: String? = nil,
         configuration: WebSocketConfiguration? = nil,
+        admission: WebSocketAdmission? = nil,
         _ handler: @escaping WebSocketHandler
     ) {
         webSocketRoutes.append(
-            WebSocketRoute(pattern: RoutePattern(pattern), subprotocol: subprotocol, configuration: configuration, handler: handler)
+            WebSocketRoute(
+                pattern: RoutePattern(pattern), subprotocol: subprotocol, configuration: configuration, admission: admission, handler: handler)
         )
     }
 

@@ -30,6 +30,9 @@ extension LoopDriver {
             pathParameters: parameters,
             remoteAddress: Self.remoteAddress(of: wsi)
         )
+        if let refusal = route.admission?(request) {
+            return refuseUpgrade(refusal, on: wsi, path: path)
+        }
         connection.pendingUpgrade = (route, request)
         return 0
     }

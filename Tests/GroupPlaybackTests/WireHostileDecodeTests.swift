@@ -39,6 +39,20 @@ import Testing
         #expect(clientError(#"{"type":"ping"} {}"#).map { SessionError.Code(refusing: $0) } == .badMessage)
     }
 
+    @Test("a welcome that answers a resume, with an empty secret, decodes; an empty session does not")
+    func resumeWelcome() {
+        let welcome = #"{"type":"welcome","protocol":1,"session":"s","participant":"p3","role":"viewer","secret":"","stream":"movie","keepAlive":2000000000,"version":5,"snapshot":[],"participants":[]}"#
+        #expect(serverError(welcome) == nil)
+        #expect(serverError(welcome.replacing(#""session":"s""#, with: #""session":"""#))?.pathDescription == "$.session")
+    }
+
+    @Test("a number beyond Int64 or a Double is out-of-range, not bad-message")
+    func numbersBeyondTheirTypes() {
+        for text in [#"{"type":"resync","from":18446744073709551615}"#, #"{"type":"clock.probe","id":1,"sent":1e400}"#] {
+            #expect(clientError(text).map { SessionError.Code(refusing: $0) } == .outOfRange, "\(text)")
+        }
+    }
+
     @Test("wrong types and missing fields are bad-message, at their path")
     func wrongTypesAndMissingFields() throws {
         let wrong = try #require(clientError(#"{"type":"resync","from":"9"}"#))

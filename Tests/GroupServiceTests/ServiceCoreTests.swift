@@ -1,5 +1,6 @@
 import GroupCoordination
 import GroupService
+import GroupWire
 import MediaTime
 import Testing
 
@@ -178,6 +179,7 @@ struct ServiceCoreTests {
         for _ in 0..<150 { rig.take(rig.core.ping(2, at: rig.now)) }
         #expect(rig.closes[2] == 1008)
         #expect(rig.errors(2).contains(.rateLimited))
+        #expect(rig.logs.contains { $0.event == "connection.refused" && $0.fields["code"] == "rate-limited" && $0.fields["participant"] == "p2" })
         #expect(rig.closes[1] == nil)
         rig.take(rig.core.ping(1, at: rig.now))
         #expect(rig.sent[1]?.last == .pong)
@@ -191,6 +193,40 @@ struct ServiceCoreTests {
         #expect(rig.closes[1] == nil)
         rig.take(rig.core.malformed(1, code: .badMessage, "not JSON", at: rig.now))
         #expect(rig.closes[1] == 1007)
+        #expect(rig.logs.filter { $0.event == "message.refused" }.map { $0.fields["code"] } == Array(repeating: "bad-message", count: 3))
+        #expect(rig.logs.last?.event == "connection.refused")
+    }
+
+    @Test("unknown types and out-of-range values are refused and logged however often they come, and end a row of malformed messages")
+    func unknownTypesStayOpen() {
+        var rig = CoreRig()
+        rig.join(1, role: .viewer)
+        for _ in 0..<2 { rig.take(rig.core.malformed(1, code: .badMessage, "not JSON", at: rig.now)) }
+        for _ in 0..<10 {
+            rig.take(rig.core.malformed(1, code: .unknownType, "teleport", at: rig.now))
+            rig.take(rig.core.malformed(1, code: .outOfRange, "rate 65", at: rig.now))
+        }
+        rig.take(rig.core.malformed(1, code: .badMessage, "not JSON", at: rig.now))
+        #expect(rig.closes[1] == nil)
+        #expect(rig.errors(1).count { $0 == .unknownType } == 10)
+        #expect(rig.logs.count { $0.event == "message.refused" && $0.fields["code"] == "out-of-range" && $0.fields["participant"] == "p1" } == 10)
+    }
+
+    @Test("a custom body nested so deep that its event could not be read inside a welcome is refused with out-of-range; one level less is relayed")
+    func customBodyNesting() throws {
+        var rig = CoreRig()
+        rig.join(1, role: .owner)
+        func nested(_ levels: Int) -> WireValue { (0..<levels).reduce(WireValue.integer(1)) { inner, _ in .array([inner]) } }
+        let limit = GroupServiceCore.maximumCustomBodyNesting
+        rig.take(rig.core.custom(1, id: "deep", messageType: "x", body: nested(limit + 1), at: rig.now))
+        #expect(rig.errors(1) == [.outOfRange])
+        rig.take(rig.core.custom(1, id: "fits", messageType: "x", body: nested(limit), at: rig.now))
+        let event = try #require(rig.events(1).last)
+        let welcome = SessionWelcome(session: rig.session, participant: "p1", role: .owner, secret: "s", stream: "m", keepAlive: .seconds(2), version: event.version, snapshot: [event], participants: [])
+        #expect(try SessionServerMessage(jsonBytes: SessionServerMessage.welcome(welcome).jsonBytes) == .welcome(welcome))
+        var deeper = welcome
+        deeper.snapshot = [SessionEvent(version: event.version, sender: "p1", body: .custom(messageType: "x", body: nested(limit + 1)))]
+        #expect(throws: WireDecodingError.self) { try SessionServerMessage(jsonBytes: SessionServerMessage.welcome(deeper).jsonBytes) }
     }
 
     @Test("a full session refuses the next participant with session-full")

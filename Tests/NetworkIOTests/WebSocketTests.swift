@@ -264,6 +264,34 @@ struct WebSocketTests {
         }
     }
 
+    @Test("a route's admission refuses an upgrade with its response before the handshake completes; the handler never runs")
+    func admissionRefuses() async throws {
+        let handled = Counter()
+        var router = HTTPRouter()
+        router.webSocket("/ws", admission: { request in
+            request.headers["origin"] == "https://evil.example" ? .error(.forbidden, message: "origin not allowed") : nil
+        }) { connection in
+            handled.increment()
+            for try await message in connection.messages { try await connection.send(message) }
+        }
+        try await withServer(router) { _, port in
+            let refused = try await blocking { () -> (status: Int, head: String, body: [UInt8]) in
+                let socket = try RawSocket(port: port)
+                try socket.send(
+                    "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nOrigin: https://evil.example\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                return try socket.readResponse()
+            }
+            #expect(refused.status == 403)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("origin not allowed"))
+            let client = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/ws")
+            try await client.send(.text("admitted"))
+            #expect(try await withTimeout { try await client.receive() } == .text("admitted"))
+            await client.close()
+            #expect(handled.value == 1)
+        }
+    }
+
     @Test("routes give WebSockets path parameters, query items, handshake headers and subprotocols")
     func handshake() async throws {
         var router = HTTPRouter()

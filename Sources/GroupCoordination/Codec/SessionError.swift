@@ -59,7 +59,12 @@ public struct SessionError: Sendable, Hashable {
         public init(refusing error: WireDecodingError) {
             switch error.kind {
             case .malformedJSON(let json):
-                if case .documentTooLarge = json.kind { self = .tooBig } else { self = .badMessage }
+                switch json.kind {
+                case .documentTooLarge: self = .tooBig
+                // A number beyond Int64 or a Double is outside its bounds, not malformed.
+                case .integerOutOfRange, .numberOutOfRange: self = .outOfRange
+                default: self = .badMessage
+                }
             case .missingField, .wrongType, .unknownValue: self = .badMessage
             case .outOfRange: self = .outOfRange
             case .unknownType: self = .unknownType

@@ -36,10 +36,17 @@ extension GroupServer {
                 outboxes.removeValue(forKey: connection)?.finish()
                 outputs = core.closed(connection, at: now)
             case .binary(let connection):
+                guard outboxes[connection] != nil else { return }
                 metrics.received("binary")
                 outputs = core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
             case .text(let connection, let text):
+                // What a connection sends after the server closed it is not read: the close was
+                // the last word (one refusal, not one per message still in flight).
+                guard outboxes[connection] != nil else { return }
                 (outputs, commandID) = receive(text, on: connection, at: now)
+            case .tooBig(let connection, let reason):
+                metrics.received("invalid")
+                outputs = core.reject(connection, code: .tooBig, reason, closeCode: 1009, at: now)
             case .tick:
                 outputs = core.tick(at: now)
             case .createSession(let request, let continuation):
@@ -81,7 +88,7 @@ extension GroupServer {
                     metrics.sent(message)
                     outbox.yield(.text(ServiceWire.encode(message)))
                 case .close(let connection, let code, let reason):
-                    outboxes[connection]?.yield(.close(code, reason))
+                    outboxes.removeValue(forKey: connection)?.yield(.close(code, reason))
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
                 case .participantReport(_, _, let skew, let roundTrip):

@@ -136,13 +136,15 @@ public final class GroupServer: Sendable {
         let webSocket = WebSocketConfiguration(
             maximumMessageBytes: configuration.maximumMessageBytes, sendQueueBytes: 1 << 20, receiveQueueMessages: 64,
             pingInterval: .seconds(15), pongTimeout: .seconds(10))
-        router.webSocket("/group", configuration: webSocket) { connection in
+        // A browser page from an origin not allowed is refused at the handshake (403), before
+        // anything of the session is spent on it.
+        let admission: HTTPRouter.WebSocketAdmission = { request in
+            guard let origin = request.headers["Origin"], !Self.allows(origin: origin, host: request.headers["Host"], configuration) else { return nil }
+            configuration.log(ServiceLogEntry(at: wallClock(), session: "", event: "connection.refused", fields: ["code": "forbidden-origin", "origin": origin]).jsonLine)
+            return .error(.forbidden, message: "origin \(origin) is not allowed (serve --allow-origin)")
+        }
+        router.webSocket("/group", configuration: webSocket, admission: admission) { connection in
             let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
-            if let origin = connection.request.headers["Origin"], !Self.allows(origin: origin, host: connection.request.headers["Host"], configuration) {
-                configuration.log(ServiceLogEntry(at: wallClock(), session: "", event: "connection.refused", fields: ["code": "forbidden-origin", "origin": origin]).jsonLine)
-                _ = await connection.close(code: .policyViolation, reason: "origin not allowed")
-                return
-            }
             let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(4_096))
             inputs.yield(.opened(id, outboxContinuation))
             await withTaskGroup(of: Void.self) { group in
@@ -164,6 +166,9 @@ public final class GroupServer: Sendable {
                         case .binary: inputs.yield(.binary(id))
                         }
                     }
+                } catch WebSocketError.closed(let close) where close.isLocal && close.code == .messageTooBig {
+                    // NetworkIO closed it with 1009 before the message was whole.
+                    inputs.yield(.tooBig(id, close.reason))
                 } catch {}
                 inputs.yield(.closed(id))
                 outboxContinuation.finish()
@@ -213,6 +218,8 @@ public final class GroupServer: Sendable {
         case opened(ServiceConnectionID, AsyncStream<Outgoing>.Continuation)
         case text(ServiceConnectionID, String)
         case binary(ServiceConnectionID)
+        /// The transport closed the connection with 1009: a message over the limit.
+        case tooBig(ServiceConnectionID, String)
         case closed(ServiceConnectionID)
         case tick
         case createSession(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)

@@ -323,8 +323,10 @@ public struct GroupServiceCore: Sendable {
         state.refilledAt = now
         guard state.tokens >= 1 else {
             connections[connection] = state
-            refuse(connection, .rateLimited, "more than \(configuration.messagesPerSecond) messages per second", into: &outputs)
+            let description = "more than \(configuration.messagesPerSecond) messages per second (a burst of \(configuration.messageBurst))"
+            refuse(connection, .rateLimited, description, into: &outputs)
             outputs.append(.close(connection, code: 1008, reason: "rate limit"))
+            outputs.append(refusalLog(connection, event: "connection.refused", code: .rateLimited, description, at: now))
             return false
         }
         state.tokens -= 1
@@ -333,14 +335,22 @@ public struct GroupServiceCore: Sendable {
         return true
     }
 
-    /// A message that could not be read: an error, and after too many in a row a close (1007).
+    /// A message that could not be read, or not now: an error and a log line, and after too many
+    /// `bad-message`s in a row a close (1007). Another refusal (`unknown-type`, `out-of-range`)
+    /// leaves the connection open however often it comes, and ends the row.
     public mutating func malformed(_ connection: ServiceConnectionID, code: SessionError.Code, _ description: String, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         guard admit(connection, at: now, outputs: &outputs) else { return outputs }
         refuse(connection, code, description, into: &outputs)
+        outputs.append(refusalLog(connection, event: "message.refused", code: code, description, at: now))
+        guard code == .badMessage else {
+            connections[connection]?.malformedInARow = 0
+            return outputs
+        }
         connections[connection]?.malformedInARow += 1
         if let count = connections[connection]?.malformedInARow, count >= configuration.malformedMessagesBeforeClose {
             outputs.append(.close(connection, code: 1007, reason: "\(count) malformed messages in a row"))
+            outputs.append(refusalLog(connection, event: "connection.refused", code: code, "\(count) malformed messages in a row", at: now))
         }
         return outputs
     }
@@ -351,8 +361,16 @@ public struct GroupServiceCore: Sendable {
         var outputs: [Output] = []
         refuse(connection, code, description, into: &outputs)
         outputs.append(.close(connection, code: closeCode, reason: String(description.prefix(100))))
-        outputs.append(.log(ServiceLogEntry(at: now, session: connections[connection]?.session ?? "", event: "connection.refused", fields: ["code": code.rawValue, "reason": description])))
+        outputs.append(refusalLog(connection, event: "connection.refused", code: code, description, at: now))
         return outputs
+    }
+
+    /// The log line of a refusal on `connection`: its session and participant when it has joined,
+    /// the code, and the reason (shortened: it may quote what the peer sent).
+    private func refusalLog(_ connection: ServiceConnectionID, event: String, code: SessionError.Code, _ description: String, at now: Duration) -> Output {
+        var fields = ["code": code.rawValue, "reason": String(description.prefix(300))]
+        if let (_, participant) = connections[connection]?.member { fields["participant"] = participant }
+        return .log(ServiceLogEntry(at: now, session: connections[connection]?.session ?? "", event: event, fields: fields))
     }
 
     private mutating func refuse(_ connection: ServiceConnectionID, _ code: SessionError.Code, _ description: String, commandID: String? = nil, into outputs: inout [Output]) {
@@ -479,12 +497,19 @@ public struct GroupServiceCore: Sendable {
         if messageType.hasPrefix("interlude.") {
             guard messageType == "interlude.report", let report = Self.report(body) else {
                 refuse(connection, .unknownType, "\(messageType) is reserved for the server", commandID: id, into: &outputs)
+                outputs.append(refusalLog(connection, event: "message.refused", code: .unknownType, "\(messageType) is reserved for the server", at: now))
                 return outputs
             }
             return outputs + [.participantReport(session: sessionID, participant: sender, skew: report.skew, roundTrip: report.roundTrip)]
         }
         if let version = session.version(ofCommand: id, from: sender) {
             return outputs + [.send(connection, .ack(id: id, version: version))]
+        }
+        if Self.nesting(of: body) > Self.maximumCustomBodyNesting {
+            let reason = "a custom body may nest at most \(Self.maximumCustomBodyNesting) levels, so that its event still parses inside a welcome"
+            refuse(connection, .outOfRange, reason, commandID: id, into: &outputs)
+            outputs.append(refusalLog(connection, event: "message.refused", code: .outOfRange, reason, at: now))
+            return outputs
         }
         let event = sequence(.custom(messageType: messageType, body: body), in: sessionID, sender: sender, commandID: id)
         outputs.append(.send(connection, .ack(id: id, version: event.version)))
@@ -591,6 +616,22 @@ public struct GroupServiceCore: Sendable {
     /// The sender of the server's own events (presence): no participant is named so, since
     /// participants are `p1`, `p2`, ….
     public static let serverSender = "server"
+
+    /// How deep a custom body may nest arrays and objects: a `custom` message holds it one level
+    /// down, but its event three (`event` › `custom` › `body`) and a resuming participant's
+    /// welcome five (`welcome` › `snapshot` › `event` › `custom` › `body`), and every reader parses
+    /// at most ``WireJSONLimits/standard``'s depth. A deeper body would be sequenced and then
+    /// unreadable by everyone.
+    public static let maximumCustomBodyNesting = WireJSONLimits.standard.maximumDepth - 4
+
+    /// How deep `value` nests arrays and objects (a scalar: 0). Its depth is bounded by the parser's.
+    static func nesting(of value: WireValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + (elements.lazy.map(nesting(of:)).max() ?? 0)
+        case .object(let object): 1 + (object.values.lazy.map(nesting(of:)).max() ?? 0)
+        case .null, .bool, .integer, .double, .string: 0
+        }
+    }
 
     /// A participant's `interlude.report`: `{"skew": ns, "roundTrip": ns}`.
     static func report(_ body: WireValue) -> (skew: Duration, roundTrip: Duration)? {
