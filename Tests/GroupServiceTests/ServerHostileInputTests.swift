@@ -118,7 +118,8 @@ struct ServerHostileInputTests {
             for _ in 0..<200 { try? await attacker.send(#"{"type":"ping"}"#) }
             let ending = try await attacker.readUntilClosed()
             #expect(ending.errors.map(\.code) == [.rateLimited])
-            #expect((90...110).contains(ending.messages.count { $0 == .pong }))
+            // The burst allowance (100), and what the bucket refills while the burst is read.
+            #expect((95...150).contains(ending.messages.count { $0 == .pong }))
             #expect(ending.close.code.rawValue == 1008)
             try await rig.expectLog(event: "connection.refused", code: "rate-limited")
             #expect(rig.log.lines(event: "connection.refused").count == 1, "one refusal logged, not one per message after it")
