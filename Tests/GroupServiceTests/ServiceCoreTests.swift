@@ -107,6 +107,26 @@ struct ServiceCoreTests {
         #expect(rig.core.refusals.isEmpty)
     }
 
+    @Test("after a departure a viewer may re-anchor the group where it stands, but not seek elsewhere")
+    func viewerReanchorOnlyWhereTheGroupStands() {
+        var rig = CoreRig()
+        let owner = rig.join(1, role: .owner)
+        rig.take(rig.core.command(1, id: "c1", CoreRig.seek(by: owner.participant.rawValue, counter: 1, to: 30), at: rig.now))
+        let viewer = rig.join(2, role: .viewer)
+        rig.join(3, role: .viewer)
+        rig.take(rig.core.leave(3, at: rig.now))
+        // The group's state anchors 30 s at group time 10 s; 5 s later it stands at 35 s at most.
+        func state(_ seconds: Int64, counter: UInt64) -> CoordinationMessage {
+            .playbackState(CoordinatedPlaybackState(
+                itemIdentifier: "film", rate: 1, anchorTime: MediaTime(seconds: seconds), anchorGroupTime: .seconds(15),
+                timestamp: CoordinationTimestamp(counter: counter, participant: viewer.participant, issuedAt: .seconds(15))))
+        }
+        rig.take(rig.core.command(2, id: "r1", state(33, counter: 2), at: rig.now))
+        #expect(rig.errors(2).isEmpty)
+        rig.take(rig.core.command(2, id: "r2", state(90, counter: 3), at: rig.now))
+        #expect(rig.errors(2) == [.forbidden])
+    }
+
     @Test("a command sent twice with the same id is applied once and acknowledged twice with its version")
     func idempotentCommands() {
         var rig = CoreRig()

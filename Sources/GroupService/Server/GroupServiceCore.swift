@@ -1,5 +1,6 @@
 import GroupCoordination
 import GroupWire
+import MediaTime
 
 /// The group-session server as a pure state machine: sessions, admission, roles, the per-session
 /// order (a version number per event), idempotent commands, presence with keep-alive, resumption
@@ -633,6 +634,22 @@ public struct GroupServiceCore: Sendable {
         }
     }
 
+    /// Whether `state` restates `current` where the group can stand at its anchor: between the
+    /// current anchor and where the current state would have moved by then without any wait (a
+    /// wait only holds the group back), with a second of slack for rounding. A coordinator
+    /// re-anchors there when a departed participant's waits shaped the timeline; a seek elsewhere
+    /// is not a re-anchoring.
+    static func isReanchoring(_ state: CoordinatedPlaybackState, of current: CoordinatedPlaybackState) -> Bool {
+        let slack: Duration = .seconds(1)
+        let from = Duration(rounding: current.anchorTime)
+        let elapsed = max(.zero, state.anchorGroupTime - current.anchorGroupTime)
+        let moved = elapsed * current.rate
+        let to = current.rate >= 0 ? from + moved : from
+        let lowest = current.rate >= 0 ? from : from + moved
+        let time = Duration(rounding: state.anchorTime)
+        return time >= lowest - slack && time <= to + slack
+    }
+
     /// A participant's `interlude.report`: `{"skew": ns, "roundTrip": ns}`.
     static func report(_ body: WireValue) -> (skew: Duration, roundTrip: Duration)? {
         guard let fields = try? WireFields(body), let skew = try? fields.duration("skew"),
@@ -688,8 +705,9 @@ public struct GroupServiceCore: Sendable {
                 // The first proposal for an item nobody has started.
                 return state.timestamp.counter == 0 ? nil : (.forbidden, "a \(participant.role.rawValue) may not change playback")
             }
-            if state.rate == current.rate, let departure = session.lastDeparture, now - departure <= configuration.reanchorWindow {
-                return nil  // the re-anchoring after a departure: rate unchanged
+            if state.rate == current.rate, let departure = session.lastDeparture, now - departure <= configuration.reanchorWindow,
+                Self.isReanchoring(state, of: current) {
+                return nil  // the re-anchoring after a departure: rate unchanged, where the group stands
             }
             return (.forbidden, "a \(participant.role.rawValue) may not \(state.rate == current.rate ? "seek" : state.rate == 0 ? "pause" : "play or change the rate")")
         }
