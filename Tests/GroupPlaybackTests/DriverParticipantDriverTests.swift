@@ -118,11 +118,59 @@ struct ParticipantDriverTests {
         #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
     }
 
-    @Test("a message from another participant is for the group once joined; before, it is not taken")
-    func messagesBeforeJoining() {
-        var driver = ParticipantDriver(configuration: .init(participant: "bob"), startingAt: .zero)
-        let message = CoordinationMessage.hello("alice")
-        #expect(driver.receive(message, from: "alice", at: .seconds(1)).isEmpty)
-        #expect(driver.binding.coordinator.otherParticipants.isEmpty)
+    /// Answers bob's probes (the group clock is bob's own, each reply 10 ms after its probe) until
+    /// he joins.
+    static func synchronize(_ rig: inout DriverParticipantRig) {
+        var answered = 0
+        while !rig.driver.isJoined, answered < 20 {
+            let probes = rig.outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answered < probes.count else {
+                rig.run(until: rig.driver.nextDeadline ?? rig.now)
+                continue
+            }
+            let probe = probes[answered]
+            answered += 1
+            rig.run(until: probe.clientSendTime + .milliseconds(10))
+            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + .milliseconds(5), sentAt: probe.clientSendTime + .milliseconds(5))
+            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+    }
+
+    @Test("what the group says before the participant has joined is kept for its coordinator: the joiner follows the group instead of proposing its own start, and a departure is not forgotten")
+    func messagesBeforeJoining() throws {
+        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        #expect(!rig.driver.isJoined)
+        // A server's welcome: the group plays from 100 s since group time 0; carol was there and left.
+        let state = CoordinatedPlaybackState(
+            itemIdentifier: "movie", rate: 1, anchorTime: MediaTime(seconds: 100), anchorGroupTime: .zero,
+            timestamp: CoordinationTimestamp(counter: 3, participant: "alice", issuedAt: .zero))
+        let carol = ParticipantStateUpdate(
+            participant: "carol", sequence: 1, itemIdentifier: "movie", isReadyToPlay: true, suspensionReasons: [],
+            waitIntervals: [], contentDuration: nil, sharedBreakDurations: [:])
+        rig.step { driver, _, now in driver.receive(.playbackState(state), from: "alice", at: now) }
+        rig.step { driver, _, now in driver.receive(.participantState(carol), from: "carol", at: now) }
+        rig.step { driver, _, now in driver.participantLeft("carol", at: now) }
+        #expect(rig.driver.binding.coordinator.otherParticipants.isEmpty, "nothing reaches the coordinator before the clock is known")
+
+        Self.synchronize(&rig)
+        try #require(rig.driver.hasStartedItem)
+        let proposals = rig.outputs.compactMap { output -> CoordinatedPlaybackState? in
+            if case .send(.playbackState(let state), _) = output, state.originator == "bob" { return state }
+            return nil
+        }
+        #expect(proposals.isEmpty, "bob proposed \(proposals) although the group was playing")
+        guard case .play(_, .primary(let time), let hostTime)? = rig.outputs.compactMap(\.playerCommand).last else {
+            Issue.record("bob was not told to play: \(rig.outputs.compactMap(\.playerCommand))")
+            return
+        }
+        // Bob's clock is the group's: at host time t the group is at 100 + t.
+        #expect(abs((time - MediaTime(seconds: 100)).seconds - Double(hostTime / .milliseconds(1)) / 1000) < 0.001)
+        #expect(!rig.driver.binding.coordinator.otherParticipants.contains { $0.id == "carol" })
     }
 }

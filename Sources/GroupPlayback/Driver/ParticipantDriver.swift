@@ -102,6 +102,16 @@ public struct ParticipantDriver: Sendable {
         var coordinatorDeadline: Deadline?
     }
 
+    /// Something from the group that came before the participant joined it.
+    private enum EarlyInput: Sendable {
+        case message(CoordinationMessage, from: CoordinatedPlaybackParticipant.ID)
+        case departure(CoordinatedPlaybackParticipant.ID)
+    }
+
+    /// The most inputs kept from before joining (a server's snapshot holds at most 1,024 events);
+    /// beyond it the oldest go.
+    static let maximumEarlyInputs = 4_096
+
     /// The coordinator's next deadline, on the group clock and where the estimate puts it locally.
     private struct Deadline: Sendable {
         var local: Duration
@@ -116,6 +126,9 @@ public struct ParticipantDriver: Sendable {
     private let identify: @Sendable (PlayerItem) -> String
     private var phase = Phase.idle
     private var isWaitingForOthers = false
+    /// What the group said before the participant joined it, in order, for the coordinator once
+    /// it joins: a server sends the session's state with its welcome, before the clock is known.
+    private var early: [EarlyInput] = []
 
     /// A participant whose clock reads `now`; `itemIdentifier` names an item across participants
     /// whose URLs differ (Apple's delegate `playbackCoordinator(_:identifierFor:)`).
@@ -232,19 +245,28 @@ public struct ParticipantDriver: Sendable {
         return outputs
     }
 
-    /// A coordination message from another participant.
+    /// A coordination message from another participant. Before the participant has joined the
+    /// group (its clock is not known yet), the message is kept, and the coordinator gets it when it
+    /// joins, before the item starts: a joiner then adopts the group's state (a server's snapshot
+    /// comes with its welcome) instead of proposing its own.
     public mutating func receive(_ message: CoordinationMessage, from sender: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         if isJoined {
             translate(binding.receive(message, from: sender, clock: groupClock, localTime: now), at: now, into: &outputs)
+        } else {
+            keepEarly(.message(message, from: sender))
         }
         settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
-    /// Another participant left the group: no wait outlives it.
+    /// Another participant left the group: no wait outlives it. Before joining, the departure is
+    /// kept in order with the messages.
     public mutating func participantLeft(_ participant: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
-        guard isJoined else { return [] }
+        guard isJoined else {
+            keepEarly(.departure(participant))
+            return []
+        }
         var outputs: [Output] = []
         translate(binding.participantLeft(participant, clock: groupClock, localTime: now), at: now, into: &outputs)
         settle(player: nil, at: now, into: &outputs)
@@ -301,7 +323,22 @@ public struct ParticipantDriver: Sendable {
         let clock = groupClock
         outputs.append(.event(.clockSynchronized(clock)))
         translate(binding.connect(clock: clock, localTime: now), at: now, into: &outputs)
+        let kept = early
+        early = []
+        for input in kept {
+            switch input {
+            case .message(let message, let sender):
+                translate(binding.receive(message, from: sender, clock: clock, localTime: now), at: now, into: &outputs)
+            case .departure(let participant):
+                translate(binding.participantLeft(participant, clock: clock, localTime: now), at: now, into: &outputs)
+            }
+        }
         startItem(player: player, at: now, into: &outputs)
+    }
+
+    private mutating func keepEarly(_ input: EarlyInput) {
+        early.append(input)
+        if early.count > Self.maximumEarlyInputs { early.removeFirst(early.count - Self.maximumEarlyInputs) }
     }
 
     private mutating func startItem(player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
