@@ -17,6 +17,38 @@ struct ParticipantDriverTests {
         return rig
     }
 
+    /// Bob, his movie loaded, connected to a group whose clock he does not know yet.
+    static func connectedRig() -> DriverParticipantRig {
+        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        return rig
+    }
+
+    /// Answers the participant's probes until it joins, each reply 20 ms after its probe, from a
+    /// clock keeper `keeperAhead` ahead of the participant; how many were answered.
+    static func synchronize(_ rig: inout DriverParticipantRig, keeperAhead: Duration) -> Int {
+        var answered = 0
+        while !rig.driver.isJoined, answered < 20 {
+            let probes = rig.outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answered < probes.count else {
+                rig.run(until: rig.driver.nextDeadline ?? rig.now)
+                continue
+            }
+            let probe = probes[answered]
+            answered += 1
+            rig.run(until: probe.clientSendTime + .milliseconds(20))
+            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + keeperAhead + .milliseconds(10),
+                                        sentAt: probe.clientSendTime + keeperAhead + .milliseconds(10))
+            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+        return answered
+    }
+
     @Test("a held player told to play waits for the start time and then plays, never playing before it")
     func heldPlayerStartsOnTime() {
         var rig = DriverParticipantRig(configuration: .init(participant: "alice", keepsGroupClock: true))
@@ -36,29 +68,10 @@ struct ParticipantDriverTests {
 
     @Test("a participant joins once its clock is synchronised: probes until then, then the clock, its hello, and its ready item")
     func joinsWhenSynchronized() throws {
-        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
-        rig.load()
-        rig.run(until: .seconds(1))
-        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        var rig = Self.connectedRig()
         #expect(!rig.driver.isJoined)
-        // The keeper's clock is an hour ahead; each reply comes back 20 ms after its probe.
-        var answered = 0
-        while !rig.driver.isJoined, answered < 20 {
-            let probes = rig.outputs.compactMap { output -> ClockProbe? in
-                if case .probe(let probe) = output { return probe }
-                return nil
-            }
-            guard answered < probes.count else {
-                rig.run(until: rig.driver.nextDeadline ?? rig.now)
-                continue
-            }
-            let probe = probes[answered]
-            answered += 1
-            rig.run(until: probe.clientSendTime + .milliseconds(20))
-            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10),
-                                        sentAt: probe.clientSendTime + .seconds(3600) + .milliseconds(10))
-            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
-        }
+        // The keeper's clock is an hour ahead.
+        let answered = Self.synchronize(&rig, keeperAhead: .seconds(3600))
         #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
         #expect(answered == 8)
         let joined = rig.outputs.drop { if case .probe = $0 { true } else { false } }
@@ -118,33 +131,9 @@ struct ParticipantDriverTests {
         #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
     }
 
-    /// Answers bob's probes (the group clock is bob's own, each reply 10 ms after its probe) until
-    /// he joins.
-    static func synchronize(_ rig: inout DriverParticipantRig) {
-        var answered = 0
-        while !rig.driver.isJoined, answered < 20 {
-            let probes = rig.outputs.compactMap { output -> ClockProbe? in
-                if case .probe(let probe) = output { return probe }
-                return nil
-            }
-            guard answered < probes.count else {
-                rig.run(until: rig.driver.nextDeadline ?? rig.now)
-                continue
-            }
-            let probe = probes[answered]
-            answered += 1
-            rig.run(until: probe.clientSendTime + .milliseconds(10))
-            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + .milliseconds(5), sentAt: probe.clientSendTime + .milliseconds(5))
-            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
-        }
-    }
-
     @Test("what the group says before the participant has joined is kept for its coordinator: the joiner follows the group instead of proposing its own start, and a departure is not forgotten")
     func messagesBeforeJoining() throws {
-        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
-        rig.load()
-        rig.run(until: .seconds(1))
-        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        var rig = Self.connectedRig()
         #expect(!rig.driver.isJoined)
         // A server's welcome: the group plays from 100 s since group time 0; carol was there and left.
         let state = CoordinatedPlaybackState(
@@ -158,7 +147,7 @@ struct ParticipantDriverTests {
         rig.step { driver, _, now in driver.participantLeft("carol", at: now) }
         #expect(rig.driver.binding.coordinator.otherParticipants.isEmpty, "nothing reaches the coordinator before the clock is known")
 
-        Self.synchronize(&rig)
+        _ = Self.synchronize(&rig, keeperAhead: .zero)
         try #require(rig.driver.hasStartedItem)
         let proposals = rig.outputs.compactMap { output -> CoordinatedPlaybackState? in
             if case .send(.playbackState(let state), _) = output, state.originator == "bob" { return state }
