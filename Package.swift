@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeCommandLineTests",
-            dependencies: ["InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "VirtualTime", "StreamOrigin"],
+            dependencies: ["InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "VirtualTime", "StreamOrigin", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

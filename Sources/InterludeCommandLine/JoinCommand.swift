@@ -27,6 +27,9 @@ enum JoinCommand: Subcommand {
             --trace FILE writes one JSON line per event and ten position samples per second, each with
             the real-time clock (CLOCK_REALTIME, ns), so several participants' traces can be compared
             against the same clock.
+            --action TIME:VERB[:ARG] does what this participant's user would, TIME seconds after join
+            started (once the item is coordinated with the group): a seek, pause or rate change by an
+            owner or a controller is the group's, and everyone follows; a viewer's is refused.
             """,
         arguments: [
             .init(name: "invitation", help: "The invitation URL (http://HOST:PORT/join#TOKEN), or the bare token with --server."),
@@ -37,6 +40,8 @@ enum JoinCommand: Subcommand {
             .init(long: "server", short: nil, valueName: "url", help: "The server's WebSocket URL, for a bare token (ws://HOST:PORT/group)."),
             .init(long: "trace", short: nil, valueName: "file", help: "Write events and position samples as JSON lines (- for stdout)."),
             .init(long: "duration", short: nil, valueName: "seconds", help: "Leave after this many seconds."),
+            .init(long: "action", short: nil, valueName: "TIME:VERB[:ARG]",
+                  help: "At TIME (seconds since the start), act as the user: \(PlayAction.grammar).", isRepeatable: true),
             .init(long: "clock-drift-ppm", short: nil, valueName: "ppm", help: "Run this player's clock fast (or slow, negative) by parts per million, as a real crystal may."),
             .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for wss:// (a server's own)."),
             .init(long: "insecure", short: nil, valueName: nil, help: "Accept a self-signed certificate for wss:// (tests only)."),
@@ -45,6 +50,7 @@ enum JoinCommand: Subcommand {
         examples: [
             "interlude join 'http://127.0.0.1:7400/join#v1.k1.…' --name bob",
             "interlude join \"$VIEWER_INVITATION\" --name charlie --policy waiting --trace charlie.jsonl",
+            "interlude join \"$OWNER_INVITATION\" --name alice --action 20:seek:90 --action 30:pause --action 35:play",
         ]
     )
 
@@ -81,6 +87,13 @@ enum JoinCommand: Subcommand {
             }
             return ppm
         } ?? 0
+        let actions = try arguments.values("action").map { text in
+            do throws(PlayAction.SyntaxError) {
+                return try PlayAction(parsing: text)
+            } catch {
+                throw UsageError(message: error.message, command: spec)
+            }
+        }.enumerated().sorted { ($0.element.hostTime, $0.offset) < ($1.element.hostTime, $1.offset) }.map(\.element)
         let trace = try arguments.value("trace").map { try JoinTrace(path: $0, io: io) }
         let clock = ScaledClock(base: ContinuousClock(), speed: 1 + drift / 1_000_000)
         let player = Player(clock: clock, loader: HTTPResourceLoader(), configuration: PlayerConfiguration())
@@ -125,8 +138,16 @@ enum JoinCommand: Subcommand {
                 }
                 group.addTask {
                     let started = ContinuousClock.now
+                    var next = 0
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(100))
+                        while next < actions.count, !(player.hostTime < actions[next].hostTime), participant.isCoordinatingItem {
+                            let action = actions[next]
+                            next += 1
+                            let note = action.perform(on: player)
+                            trace?.write(action, note: note)
+                            io.writeError("\njoin: \(action)\(note.map { " (\($0))" } ?? "")\n")
+                        }
                         trace?.sample(participant)
                         if showsLine { io.writeError("\r" + statusLine(participant) + "\u{1B}[K") }
                         if let duration, ContinuousClock.now - started >= duration {

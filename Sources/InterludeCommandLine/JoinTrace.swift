@@ -108,6 +108,13 @@ final class JoinTrace: Sendable {
         }
     }
 
+    /// A scripted action (`--action`), when it was carried out; `note` says why it did nothing.
+    func write(_ action: PlayAction, note: String?) {
+        var fields: [String: WireValue] = ["event": .string("action"), "action": .string(action.text)]
+        if let note { fields["note"] = .string(note) }
+        line(fields)
+    }
+
     func close() {
         lock.withLock { _ in try? handle.synchronize() }
     }

@@ -17,6 +17,38 @@ struct ParticipantDriverTests {
         return rig
     }
 
+    /// Bob, his movie loaded, connected to a group whose clock he does not know yet.
+    static func connectedRig() -> DriverParticipantRig {
+        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        return rig
+    }
+
+    /// Answers the participant's probes until it joins, each reply 20 ms after its probe, from a
+    /// clock keeper `keeperAhead` ahead of the participant; how many were answered.
+    static func synchronize(_ rig: inout DriverParticipantRig, keeperAhead: Duration) -> Int {
+        var answered = 0
+        while !rig.driver.isJoined, answered < 20 {
+            let probes = rig.outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answered < probes.count else {
+                rig.run(until: rig.driver.nextDeadline ?? rig.now)
+                continue
+            }
+            let probe = probes[answered]
+            answered += 1
+            rig.run(until: probe.clientSendTime + .milliseconds(20))
+            let reply = ClockProbeReply(answering: probe, receivedAt: probe.clientSendTime + keeperAhead + .milliseconds(10),
+                                        sentAt: probe.clientSendTime + keeperAhead + .milliseconds(10))
+            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+        return answered
+    }
+
     @Test("a held player told to play waits for the start time and then plays, never playing before it")
     func heldPlayerStartsOnTime() {
         var rig = DriverParticipantRig(configuration: .init(participant: "alice", keepsGroupClock: true))
@@ -36,13 +68,10 @@ struct ParticipantDriverTests {
 
     @Test("a participant joins once its clock is synchronised: probes until then, then the clock, its hello, and its ready item")
     func joinsWhenSynchronized() throws {
-        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
-        rig.load()
-        rig.run(until: .seconds(1))
-        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        var rig = Self.connectedRig()
         #expect(!rig.driver.isJoined)
-        // The keeper's clock is an hour ahead; each reply comes back 20 ms after its probe.
-        let answered = rig.answerProbes { $0.driver.isJoined }
+        // The keeper's clock is an hour ahead.
+        let answered = Self.synchronize(&rig, keeperAhead: .seconds(3600))
         #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
         #expect(answered == 8)
         let joined = rig.outputs.drop { if case .probe = $0 { true } else { false } }
@@ -56,6 +85,82 @@ struct ParticipantDriverTests {
         let coordinated = try #require(joined.firstIndex { $0 == .event(.itemCoordinated("movie")) })
         #expect(joined.startIndex < hello && hello < coordinated)
         #expect(rig.driver.currentItemIdentifier == "movie")
+    }
+
+    @Test("a participant that keeps the group clock joins when it connects and sends no probes")
+    func keeperJoinsAtOnce() {
+        let rig = Self.coordinatedRig()
+        #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
+        #expect(rig.driver.clockEstimate == .exact)
+        #expect(!rig.outputs.contains { if case .probe = $0 { true } else { false } })
+        #expect(rig.outputs.first == .event(.clockSynchronized(.exact)))
+    }
+
+    @Test("observations keep to the participant's own clock: every interval from the item's start, a late timer shifting none of the later ones")
+    func observationCadence() throws {
+        var rig = Self.coordinatedRig()
+        // The item was coordinated when it became ready; nothing else is due in a paused group.
+        let deadline = try #require(rig.driver.nextDeadline)
+        let interval = rig.driver.configuration.observationInterval
+        rig.now = deadline + .milliseconds(100)
+        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
+        #expect(rig.driver.nextDeadline == deadline + interval)
+        // More than an interval late, the next one is an interval from now.
+        rig.now = deadline + interval * 3 + .milliseconds(10)
+        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
+        #expect(rig.driver.nextDeadline == rig.now + interval)
+    }
+
+    @Test("an observation due when the driver commands the player waits until the commands are carried out, and is made then")
+    func observationAfterCommands() throws {
+        var rig = Self.coordinatedRig()
+        rig.feed(.setRate(1, originator: .user))
+        rig.run(until: .seconds(10))
+        #expect(rig.machine.timeControlStatus == .playing)
+        let stalled = PlayerEvent(hostTime: rig.now, kind: .stalled(at: rig.machine.currentTime))
+        rig.step { driver, player, now in driver.playerEvent(stalled, player: player, at: now) }
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [.stallRecovery])
+        // Ending the stall when an observation is due: the player is moved to the group first.
+        let observation = try #require(rig.driver.nextDeadline)
+        rig.now = observation
+        let playing = PlayerEvent(hostTime: observation, kind: .timeControlStatusChanged(.playing))
+        let outputs = rig.driver.playerEvent(playing, player: rig.machine, at: observation)
+        #expect(outputs.contains { $0.playerCommand != nil })
+        #expect(rig.driver.nextDeadline == observation)
+        _ = rig.driver.timerFired(player: rig.machine, at: observation)
+        #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
+    }
+
+    @Test("what the group says before the participant has joined is kept for its coordinator: the joiner follows the group instead of proposing its own start, and a departure is not forgotten")
+    func messagesBeforeJoining() throws {
+        var rig = Self.connectedRig()
+        #expect(!rig.driver.isJoined)
+        // A server's welcome: the group plays from 100 s since group time 0; carol was there and left.
+        let state = CoordinatedPlaybackState(
+            itemIdentifier: "movie", rate: 1, anchorTime: MediaTime(seconds: 100), anchorGroupTime: .zero,
+            timestamp: CoordinationTimestamp(counter: 3, participant: "alice", issuedAt: .zero))
+        let carol = ParticipantStateUpdate(
+            participant: "carol", sequence: 1, itemIdentifier: "movie", isReadyToPlay: true, suspensionReasons: [],
+            waitIntervals: [], contentDuration: nil, sharedBreakDurations: [:])
+        rig.step { driver, _, now in driver.receive(.playbackState(state), from: "alice", at: now) }
+        rig.step { driver, _, now in driver.receive(.participantState(carol), from: "carol", at: now) }
+        rig.step { driver, _, now in driver.participantLeft("carol", at: now) }
+        #expect(rig.driver.binding.coordinator.otherParticipants.isEmpty, "nothing reaches the coordinator before the clock is known")
+
+        _ = Self.synchronize(&rig, keeperAhead: .zero)
+        try #require(rig.driver.hasStartedItem)
+        let proposals = rig.outputs.compactMap { output -> CoordinatedPlaybackState? in
+            if case .send(.playbackState(let state), _) = output, state.originator == "bob" { return state }
+            return nil
+        }
+        #expect(proposals.isEmpty, "bob proposed \(proposals) although the group was playing")
+        guard case .play(_, .primary(let time), let hostTime)? = rig.outputs.compactMap(\.playerCommand).last else {
+            Issue.record("bob was not told to play: \(rig.outputs.compactMap(\.playerCommand))")
+            return
+        }
+        // Bob's clock is the group's: at host time t the group is at 100 + t.
+        #expect(abs((time - MediaTime(seconds: 100)).seconds - Double(hostTime / .milliseconds(1)) / 1000) < 0.001)
+        #expect(!rig.driver.binding.coordinator.otherParticipants.contains { $0.id == "carol" })
     }
 
     @Test("the coordinator's deadline moves on the local clock with the estimate of the group clock, as if the coordinator were asked again")
@@ -123,57 +228,5 @@ struct ParticipantDriverTests {
             return
         }
         #expect(abs(time.seconds - 15) < 0.001)
-    }
-
-    @Test("a participant that keeps the group clock joins when it connects and sends no probes")
-    func keeperJoinsAtOnce() {
-        let rig = Self.coordinatedRig()
-        #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
-        #expect(rig.driver.clockEstimate == .exact)
-        #expect(!rig.outputs.contains { if case .probe = $0 { true } else { false } })
-        #expect(rig.outputs.first == .event(.clockSynchronized(.exact)))
-    }
-
-    @Test("observations keep to the participant's own clock: every interval from the item's start, a late timer shifting none of the later ones")
-    func observationCadence() throws {
-        var rig = Self.coordinatedRig()
-        // The item was coordinated when it became ready; nothing else is due in a paused group.
-        let deadline = try #require(rig.driver.nextDeadline)
-        let interval = rig.driver.configuration.observationInterval
-        rig.now = deadline + .milliseconds(100)
-        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
-        #expect(rig.driver.nextDeadline == deadline + interval)
-        // More than an interval late, the next one is an interval from now.
-        rig.now = deadline + interval * 3 + .milliseconds(10)
-        rig.step { driver, player, now in driver.timerFired(player: player, at: now) }
-        #expect(rig.driver.nextDeadline == rig.now + interval)
-    }
-
-    @Test("an observation due when the driver commands the player waits until the commands are carried out, and is made then")
-    func observationAfterCommands() throws {
-        var rig = Self.coordinatedRig()
-        rig.feed(.setRate(1, originator: .user))
-        rig.run(until: .seconds(10))
-        #expect(rig.machine.timeControlStatus == .playing)
-        let stalled = PlayerEvent(hostTime: rig.now, kind: .stalled(at: rig.machine.currentTime))
-        rig.step { driver, player, now in driver.playerEvent(stalled, player: player, at: now) }
-        #expect(rig.driver.binding.coordinator.suspensionReasons == [.stallRecovery])
-        // Ending the stall when an observation is due: the player is moved to the group first.
-        let observation = try #require(rig.driver.nextDeadline)
-        rig.now = observation
-        let playing = PlayerEvent(hostTime: observation, kind: .timeControlStatusChanged(.playing))
-        let outputs = rig.driver.playerEvent(playing, player: rig.machine, at: observation)
-        #expect(outputs.contains { $0.playerCommand != nil })
-        #expect(rig.driver.nextDeadline == observation)
-        _ = rig.driver.timerFired(player: rig.machine, at: observation)
-        #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
-    }
-
-    @Test("a message from another participant is for the group once joined; before, it is not taken")
-    func messagesBeforeJoining() {
-        var driver = ParticipantDriver(configuration: .init(participant: "bob"), startingAt: .zero)
-        let message = CoordinationMessage.hello("alice")
-        #expect(driver.receive(message, from: "alice", at: .seconds(1)).isEmpty)
-        #expect(driver.binding.coordinator.otherParticipants.isEmpty)
     }
 }

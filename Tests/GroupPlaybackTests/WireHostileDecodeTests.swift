@@ -128,6 +128,17 @@ import Testing
         #expect(serverError(#"{"type":"event","version":1,"sender":"a","custom":{"messageType":"x","body":1},"presence":{}}"#)?.pathDescription == "$.presence")
     }
 
+    @Test("a welcome that answers a resume, with an empty secret, decodes: the participant keeps its own")
+    func resumedWelcome() throws {
+        var welcome = WireSample.welcome
+        welcome.secret = ""
+        let text = SessionServerMessage.welcome(welcome).wire.jsonText
+        #expect(text.contains(#""secret":"""#))
+        #expect(try SessionServerMessage(jsonBytes: Array(text.utf8)) == .welcome(welcome))
+        welcome.secret = String(repeating: "s", count: 257)
+        #expect(serverError(SessionServerMessage.welcome(welcome).wire.jsonText)?.pathDescription == "$.secret")
+    }
+
     @Test("huge nesting and huge documents are refused early")
     func nesting() throws {
         let deep = #"{"type":"custom","id":"c","messageType":"x","body":"# + String(repeating: "[", count: 10_000) + "}"

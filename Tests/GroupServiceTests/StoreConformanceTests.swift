@@ -308,20 +308,6 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A directory of its own under the system's temporary directory, removed with the value.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 extension SessionRecord {
     /// A session on stream `vod/ID`.
     static func fixture(_ id: String, createdAt: Int64 = 0) -> SessionRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import GroupService
 import Testing
+import TestSupport
 
 /// What only the SQLite store promises: the file, its schema, and its errors.
 @Suite("SQLite session store")

@@ -100,10 +100,17 @@ public struct ParticipantDriver: Sendable {
     private struct Item: Sendable {
         var nextObservation: Duration
         var coordinatorDeadline: Deadline?
-        /// The binding's ``PlayerCoordinationBinding/revision`` the deadline was worked out at
-        /// (`nil`: not yet).
-        var deadlineRevision: UInt64?
     }
+
+    /// Something from the group that came before the participant joined it.
+    private enum EarlyInput: Sendable {
+        case message(CoordinationMessage, from: CoordinatedPlaybackParticipant.ID)
+        case departure(CoordinatedPlaybackParticipant.ID)
+    }
+
+    /// The most inputs kept from before joining (a server's snapshot holds at most 1,024 events);
+    /// beyond it the oldest go.
+    static let maximumEarlyInputs = 4_096
 
     /// The coordinator's next deadline, on the group clock and where the estimate puts it locally.
     private struct Deadline: Sendable {
@@ -119,20 +126,9 @@ public struct ParticipantDriver: Sendable {
     private let identify: @Sendable (PlayerItem) -> String
     private var phase = Phase.idle
     private var isWaitingForOthers = false
-    /// What arrived from the group before the participant joined it (while its clock was being
-    /// synchronised), in order, for the coordinator once it joins: a server's welcome brings the
-    /// group's state then, and nobody sends it again.
-    private var early: [Early] = []
-
-    /// A message or a departure that came before the participant joined.
-    private enum Early: Sendable {
-        case message(CoordinationMessage, from: CoordinatedPlaybackParticipant.ID)
-        case departure(CoordinatedPlaybackParticipant.ID)
-    }
-
-    /// How many early inputs are kept (the oldest go first): coordination messages replace one
-    /// another, so the newest say what the group's state is.
-    static let earlyInputLimit = 1_024
+    /// What the group said before the participant joined it, in order, for the coordinator once
+    /// it joins: a server sends the session's state with its welcome, before the clock is known.
+    private var early: [EarlyInput] = []
 
     /// A participant whose clock reads `now`; `itemIdentifier` names an item across participants
     /// whose URLs differ (Apple's delegate `playbackCoordinator(_:identifierFor:)`).
@@ -177,7 +173,14 @@ public struct ParticipantDriver: Sendable {
 
     /// When ``timerFired(player:at:)`` is next due, on the local clock: the next probe, the
     /// coordinator's deadline or the next observation; `nil` before ``connect(player:at:)``.
-    public private(set) var nextDeadline: Duration?
+    public var nextDeadline: Duration? {
+        var next: Duration? = isProbing ? estimator.nextProbeTime : nil
+        if case .joined(let item?) = phase {
+            next = Self.earliest(next, item.nextObservation)
+            next = Self.earliest(next, item.coordinatorDeadline?.local)
+        }
+        return next
+    }
 
     private var isProbing: Bool {
         if configuration.keepsGroupClock { return false }
@@ -207,7 +210,7 @@ public struct ParticipantDriver: Sendable {
         case .joined:
             translate(binding.connect(clock: groupClock, localTime: now), at: now, into: &outputs)
         }
-        settle(observing: player, at: now, into: &outputs)
+        settle(player: player, at: now, into: &outputs)
         return outputs
     }
 
@@ -218,7 +221,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         estimator.receive(reply, at: now)
         if case .synchronizing = phase, estimator.isSynchronized { join(player: player(), at: now, into: &outputs) }
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
@@ -238,12 +241,14 @@ public struct ParticipantDriver: Sendable {
             }
             translate(binding.playerEvent(event, position: player.currentPosition, clock: clock), at: now, into: &outputs)
         }
-        settle(observing: player, at: now, into: &outputs)
+        settle(player: player, at: now, into: &outputs)
         return outputs
     }
 
-    /// A coordination message from another participant. Before the participant has joined (its
-    /// clock is still being synchronised), the message is kept for the coordinator until it does.
+    /// A coordination message from another participant. Before the participant has joined the
+    /// group (its clock is not known yet), the message is kept, and the coordinator gets it when it
+    /// joins, before the item starts: a joiner then adopts the group's state (a server's snapshot
+    /// comes with its welcome) instead of proposing its own.
     public mutating func receive(_ message: CoordinationMessage, from sender: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         if isJoined {
@@ -251,12 +256,12 @@ public struct ParticipantDriver: Sendable {
         } else {
             keepEarly(.message(message, from: sender))
         }
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
-    /// Another participant left the group: no wait outlives it (one that left before the
-    /// participant joined is told to the coordinator when it joins).
+    /// Another participant left the group: no wait outlives it. Before joining, the departure is
+    /// kept in order with the messages.
     public mutating func participantLeft(_ participant: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
         guard isJoined else {
             keepEarly(.departure(participant))
@@ -264,7 +269,7 @@ public struct ParticipantDriver: Sendable {
         }
         var outputs: [Output] = []
         translate(binding.participantLeft(participant, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
@@ -272,7 +277,7 @@ public struct ParticipantDriver: Sendable {
     /// an observation of `player` (its state now), whichever are due.
     public mutating func timerFired(player: PlaybackMachine, at now: Duration) -> [Output] {
         var outputs: [Output] = []
-        settle(observing: player, at: now, into: &outputs)
+        settle(player: player, at: now, into: &outputs)
         return outputs
     }
 
@@ -282,7 +287,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         let (suspension, begun) = binding.beginSuspension(for: reason, clock: groupClock, localTime: now)
         translate(begun, at: now, into: &outputs)
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return (suspension, outputs)
     }
 
@@ -290,7 +295,7 @@ public struct ParticipantDriver: Sendable {
     public mutating func endSuspension(_ suspension: CoordinatedPlaybackSuspension, proposing position: IntegratedTimeline.Position?, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         translate(binding.end(suspension, proposingNewTime: position, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
@@ -302,7 +307,7 @@ public struct ParticipantDriver: Sendable {
     ) -> [Output] {
         var outputs: [Output] = []
         translate(binding.perform(clock: groupClock, localTime: now, body), at: now, into: &outputs)
-        settle(at: now, into: &outputs)
+        settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
@@ -318,8 +323,6 @@ public struct ParticipantDriver: Sendable {
         let clock = groupClock
         outputs.append(.event(.clockSynchronized(clock)))
         translate(binding.connect(clock: clock, localTime: now), at: now, into: &outputs)
-        // What the group said meanwhile (its playback state above all), before the item starts,
-        // so that the item follows the group instead of proposing a start of its own.
         let kept = early
         early = []
         for input in kept {
@@ -333,10 +336,9 @@ public struct ParticipantDriver: Sendable {
         startItem(player: player, at: now, into: &outputs)
     }
 
-    private mutating func keepEarly(_ input: Early) {
-        guard case .synchronizing = phase else { return }
-        if early.count >= Self.earlyInputLimit { early.removeFirst() }
+    private mutating func keepEarly(_ input: EarlyInput) {
         early.append(input)
+        if early.count > Self.maximumEarlyInputs { early.removeFirst(early.count - Self.maximumEarlyInputs) }
     }
 
     private mutating func startItem(player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
@@ -347,62 +349,28 @@ public struct ParticipantDriver: Sendable {
         translate(binding.startItem(identifier, player: player, clock: groupClock, localTime: now), at: now, into: &outputs)
     }
 
-    /// Does whatever is due now (a probe, the coordinator's deadline) and works out the next
-    /// deadline.
-    private mutating func settle(at now: Duration, into outputs: inout [Output]) {
-        advance(at: now, into: &outputs)
-        updateCoordinatorDeadline(at: now)
-    }
-
-    /// ``settle(at:into:)`` with the player's state now: an observation due is made too, unless
-    /// this input commanded the player (the state given is from before the commands).
-    private mutating func settle(observing player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
-        advance(at: now, into: &outputs)
-        observe(player, at: now, into: &outputs)
-        updateCoordinatorDeadline(at: now)
-    }
-
-    private mutating func advance(at now: Duration, into outputs: inout [Output]) {
+    /// Does whatever is due now (a probe, the coordinator's deadline, an observation when the
+    /// player is given and was not commanded in this input) and works out the next deadline.
+    private mutating func settle(player: PlaybackMachine?, at now: Duration, into outputs: inout [Output]) {
         if isProbing, let probe = estimator.makeProbeIfDue(at: now) { outputs.append(.probe(probe)) }
-        guard case .joined(let item?) = phase, let deadline = item.coordinatorDeadline, deadline.local <= now else { return }
-        translate(binding.advance(toGroupDeadline: deadline.group, clock: groupClock, localTime: now), at: now, into: &outputs)
-    }
-
-    private mutating func observe(_ player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
-        guard case .joined(var item?) = phase, item.nextObservation <= now,
-            !outputs.contains(where: { if case .player = $0 { true } else { false } })
-        else { return }
-        let next = item.nextObservation + configuration.observationInterval
-        item.nextObservation = next > now ? next : now + configuration.observationInterval
-        phase = .joined(item)
-        let observed = binding.observe(
-            position: player.position(atHost: now), status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
-            hasReachedEnd: player.hasReachedEnd, clock: groupClock, localTime: now)
-        translate(observed, at: now, into: &outputs)
-    }
-
-    /// Works out the coordinator's next deadline and the driver's. The coordinator is asked again
-    /// only when it has had an input since, or its deadline has passed: otherwise it has the same
-    /// answer, which only moves on the local clock as the estimate of the group clock moves.
-    private mutating func updateCoordinatorDeadline(at now: Duration) {
-        var next: Duration? = isProbing ? estimator.nextProbeTime : nil
-        defer { nextDeadline = next }
         guard case .joined(var item?) = phase else { return }
         let clock = groupClock
-        switch (item.deadlineRevision == binding.revision, item.coordinatorDeadline) {
-        case (true, nil):
-            break
-        case (true, let deadline?) where deadline.group > clock.groupTime(atLocalTime: now):
-            item.coordinatorDeadline = Deadline(local: clock.localTime(atGroupTime: deadline.group), group: deadline.group)
-        default:
-            item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
-                Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
-            }
-            item.deadlineRevision = binding.revision
+        if let deadline = item.coordinatorDeadline, deadline.local <= now {
+            translate(binding.advance(toGroupDeadline: deadline.group, clock: clock, localTime: now), at: now, into: &outputs)
+        }
+        let hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
+        if let player, item.nextObservation <= now, !hasCommanded {
+            let next = item.nextObservation + configuration.observationInterval
+            item.nextObservation = next > now ? next : now + configuration.observationInterval
+            let observed = binding.observe(
+                position: player.position(atHost: now), status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
+                hasReachedEnd: player.hasReachedEnd, clock: clock, localTime: now)
+            translate(observed, at: now, into: &outputs)
+        }
+        item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
+            Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
         }
         phase = .joined(item)
-        next = Self.earliest(next, item.nextObservation)
-        next = Self.earliest(next, item.coordinatorDeadline?.local)
     }
 
     /// The binding's outputs as the driver's: commands only while an item is coordinated (between

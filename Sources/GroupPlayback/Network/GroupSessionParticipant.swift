@@ -209,6 +209,9 @@ public final class GroupSessionParticipant: Sendable {
     public var phase: GroupSessionLink.Phase { state.withLock { $0.link.phase } }
     /// Reconnections so far.
     public var reconnections: Int { state.withLock { $0.link.reconnections } }
+    /// Whether the player's item is coordinated with the group (the participant has joined it and
+    /// the item is ready): from then on the user's play, pause and seek are the group's commands.
+    public var isCoordinatingItem: Bool { state.withLock { $0.driver?.hasStartedItem ?? false } }
     /// The group clock as known (`nil` before the first probe's reply).
     public var clockEstimate: GroupClockEstimate? { state.withLock { $0.driver?.clockEstimate } }
     /// What the group does and whom it waits for, now.
@@ -299,9 +302,17 @@ public final class GroupSessionParticipant: Sendable {
     private func linkInput(_ input: GroupSessionLink.Input, generation: Int) {
         locked { state in
             guard state.generation == generation else { return }
-            if case .disconnected = input { state.connection = nil }
             let now = player.hostTime
-            perform(state.link.handle(input, at: now), in: &state, at: now)
+            if case .disconnected(let reason) = input {
+                state.connection = nil
+                // A socket the server closed (or that never opened) needs no closing, but the
+                // drop is news all the same: the link reconnects.
+                let wasConnected = state.link.phase == .connecting || state.link.phase == .joined
+                perform(state.link.handle(input, at: now), in: &state, at: now)
+                if wasConnected, state.link.phase == .disconnected { emit(.disconnected(reason), in: state) }
+            } else {
+                perform(state.link.handle(input, at: now), in: &state, at: now)
+            }
             settle(&state)
         }
     }
