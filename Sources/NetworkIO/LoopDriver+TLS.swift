@@ -51,7 +51,9 @@ extension LoopDriver {
     static func certificateRefusal(of wsi: OpaquePointer) -> String? {
         guard let ssl = lws_get_ssl(wsi) else { return nil }
         let result = SSL_get_verify_result(ssl)
-        guard result != X509_V_OK, let text = X509_verify_cert_error_string(result) else { return nil }
+        // X509_V_ERR_UNSPECIFIED is what a handshake that never reached a verdict reports (a reset,
+        // a time-out): not a refusal of the certificate.
+        guard result != X509_V_OK, result != X509_V_ERR_UNSPECIFIED, let text = X509_verify_cert_error_string(result) else { return nil }
         return "the server's certificate was refused: \(String(cString: text))"
     }
 
