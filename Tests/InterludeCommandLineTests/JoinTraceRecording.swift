@@ -41,6 +41,11 @@ struct JoinTraceRecording {
         var contentBefore: Double
         /// The first primary time after it.
         var contentAfter: Double
+        /// Where the content stood at the first primary sample, once the coordinator had half a
+        /// second to place the player where the group is (a live break resumes at a segment
+        /// boundary, and the coordinator moves the player on from there): the later position, less
+        /// the time since the return.
+        var contentSettled: Double
 
         var duration: Double { end - start }
     }
@@ -125,7 +130,11 @@ struct JoinTraceRecording {
                 if open == nil { open = (id, sample.time, lastPrimary ?? .nan) }
             } else if let primary = sample.primary {
                 if let stay = open {
-                    stays.append(BreakStay(breakID: stay.id, start: stay.start, end: sample.time, contentBefore: stay.before, contentAfter: primary))
+                    let settled = samples.first { $0.time >= sample.time + 0.5 && $0.primary != nil }
+                    let contentSettled = settled.flatMap { later in later.primary.map { $0 - (later.time - sample.time) } } ?? primary
+                    stays.append(BreakStay(
+                        breakID: stay.id, start: stay.start, end: sample.time, contentBefore: stay.before, contentAfter: primary,
+                        contentSettled: contentSettled))
                     open = nil
                 }
                 lastPrimary = primary
