@@ -8,9 +8,11 @@
 //
 // Templates (-hello, -send, -expect) replace {i} with the connection's index (0 … N-1), {g} with
 // its group's index (connection i is in group i / G) and {r} with the round (0 … K-1); -send's
-// {i} is the sender's. A receiver counts the round when a message containing -expect, with its
-// own {g} and the round's {r}, arrives; it is missed if none does within -round-timeout. A
+// {i} is the sender's. With -group-values FILE, {v} becomes line g of FILE for group g (a group's
+// own invitation token, say). A receiver counts the round when a message containing -expect, with
+// its own {g} and the round's {r}, arrives; it is missed if none does within -round-timeout. A
 // connection that ends before wsload closes it is counted as lost and left out of later rounds.
+// With -ping-every, every open connection also sends -ping that often (a server's keep-alive).
 //
 // Exit status: 0 when every connection opened, none was lost and nothing was missed (up to
 // -max-missing), 1
@@ -71,6 +73,9 @@ type config struct {
 	protocol     string
 	headerToken  string
 	keepOpen     time.Duration
+	groupValues  []string
+	pingEvery    time.Duration
+	ping         string
 }
 
 func usageError(format string, arguments ...any) {
@@ -81,7 +86,7 @@ func usageError(format string, arguments ...any) {
 
 func parseConfig() config {
 	var c config
-	var helloFile string
+	var helloFile, groupValuesFile string
 	flag.CommandLine = flag.NewFlagSet("wsload", flag.ContinueOnError)
 	flag.StringVar(&c.url, "url", "", "WebSocket URL to dial (`ws://HOST:PORT/PATH`); required")
 	flag.IntVar(&c.connections, "n", 100, "connections to open")
@@ -107,6 +112,9 @@ func parseConfig() config {
 	flag.StringVar(&c.protocol, "subprotocol", "", "Sec-WebSocket-Protocol to ask for")
 	flag.StringVar(&c.headerToken, "bearer", "", "send this as a bearer token (Authorization header) with each handshake")
 	flag.DurationVar(&c.keepOpen, "hold", 0, "keep the connections open this long after the last round")
+	flag.StringVar(&groupValuesFile, "group-values", "", "a file of one value a line: line g replaces {v} in group g's templates")
+	flag.DurationVar(&c.pingEvery, "ping-every", 0, "send -ping on every open connection this often (0: never)")
+	flag.StringVar(&c.ping, "ping", `{"type":"ping"}`, "the keep-alive message of -ping-every (template)")
 	flag.CommandLine.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: wsload -url ws://HOST:PORT/PATH [options]")
 		fmt.Fprintln(os.Stderr, "Templates replace {i} (connection), {g} (group) and {r} (round).")
@@ -158,7 +166,26 @@ func parseConfig() config {
 	if c.expect == "" {
 		usageError("-expect must not be empty")
 	}
-	for _, template := range []string{c.hello, c.send, c.expect, c.helloExpect} {
+	if c.pingEvery < 0 || (c.pingEvery > 0 && c.pingEvery < 10*time.Millisecond) {
+		usageError("-ping-every must be 0 or at least 10ms")
+	}
+	if groupValuesFile != "" {
+		data, err := readBounded(groupValuesFile, 64<<20)
+		if err != nil {
+			usageError("-group-values: %v", err)
+		}
+		c.groupValues = strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		groups := (c.connections + c.groupSize - 1) / c.groupSize
+		if len(c.groupValues) < groups {
+			usageError("-group-values: %d lines for %d groups", len(c.groupValues), groups)
+		}
+		for g, value := range c.groupValues {
+			if len(value) > maxTemplate {
+				usageError("-group-values: line %d is longer than %d bytes", g+1, maxTemplate)
+			}
+		}
+	}
+	for _, template := range []string{c.hello, c.send, c.expect, c.helloExpect, c.ping} {
 		if len(template) > maxTemplate {
 			usageError("a template is longer than %d bytes", maxTemplate)
 		}
@@ -182,11 +209,16 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-func expand(template string, connection, group, round int) string {
+func (c *config) expand(template string, connection, group, round int) string {
+	value := ""
+	if group < len(c.groupValues) {
+		value = c.groupValues[group]
+	}
 	return strings.NewReplacer(
 		"{i}", strconv.Itoa(connection),
 		"{g}", strconv.Itoa(group),
 		"{r}", strconv.Itoa(round),
+		"{v}", value,
 	).Replace(template)
 }
 
@@ -203,6 +235,7 @@ type round struct {
 type connection struct {
 	index, group int
 	conn         *websocket.Conn
+	writeMu      sync.Mutex // the round's sender and the pinger both write
 	opened       bool
 	abandoned    atomic.Bool // closed by wsload before it opened; its read error is not news
 	latencies    []int64     // nanoseconds, written only by the reader
@@ -258,7 +291,7 @@ func (r *runner) dial(c *connection) {
 	r.dialMu.Unlock()
 	conn.SetReadLimit(r.config.maxMessage)
 	c.conn = conn
-	hello := expand(r.config.hello, c.index, c.group, 0)
+	hello := r.config.expand(r.config.hello, c.index, c.group, 0)
 	conn.SetWriteDeadline(time.Now().Add(r.config.dialTimeout))
 	if err := conn.WriteMessage(websocket.TextMessage, []byte(hello)); err != nil {
 		r.errors.add("write-hello", err)
@@ -280,6 +313,39 @@ func (r *runner) dial(c *connection) {
 		}
 	}
 	c.opened = true
+	if r.config.pingEvery > 0 {
+		go r.keepAlive(c)
+	}
+}
+
+// keepAlive sends the ping template every -ping-every until wsload closes the connections or
+// this one ends; connections start at phases spread over the interval.
+func (r *runner) keepAlive(c *connection) {
+	every := r.config.pingEvery
+	ping := []byte(r.config.expand(r.config.ping, c.index, c.group, 0))
+	timer := time.NewTimer(time.Duration(int64(every) * int64(c.index%1000) / 1000))
+	defer timer.Stop()
+	for {
+		select {
+		case <-c.readerDone:
+			return
+		case <-timer.C:
+		}
+		if r.closing.Load() {
+			return
+		}
+		c.writeMu.Lock()
+		c.conn.SetWriteDeadline(time.Now().Add(r.config.dialTimeout))
+		err := c.conn.WriteMessage(websocket.TextMessage, ping)
+		c.writeMu.Unlock()
+		if err != nil {
+			if !r.closing.Load() {
+				r.errors.add("write-ping", err)
+			}
+			return
+		}
+		timer.Reset(every)
+	}
 }
 
 func classify(phase string, err error) string {
@@ -306,7 +372,7 @@ func (r *runner) read(c *connection) {
 	defer close(c.readerDone)
 	var helloExpect []byte
 	if r.config.helloExpect != "" {
-		helloExpect = []byte(expand(r.config.helloExpect, c.index, c.group, 0))
+		helloExpect = []byte(r.config.expand(r.config.helloExpect, c.index, c.group, 0))
 	}
 	for {
 		_, message, err := c.conn.ReadMessage()
@@ -466,7 +532,7 @@ func main() {
 			live[g] = alive(group)
 			group = live[g]
 			current.sender[g] = -1
-			current.expected[g] = []byte(expand(c.expect, 0, g, index))
+			current.expected[g] = []byte(c.expand(c.expect, 0, g, index))
 			if len(group) >= 2 {
 				current.sender[g] = group[index%len(group)].index
 				want += int64(len(group) - 1)
@@ -487,10 +553,13 @@ func main() {
 				time.Sleep(time.Until(roundStart.Add(time.Duration(int64(c.stagger) * int64(g) / int64(r.groups)))))
 			}
 			sender := group[index%len(group)]
-			message := expand(c.send, sender.index, g, index)
+			message := c.expand(c.send, sender.index, g, index)
 			atomic.StoreInt64(&current.sentAt[g], r.since())
+			sender.writeMu.Lock()
 			sender.conn.SetWriteDeadline(time.Now().Add(c.roundTimeout))
-			if err := sender.conn.WriteMessage(websocket.TextMessage, []byte(message)); err != nil {
+			err := sender.conn.WriteMessage(websocket.TextMessage, []byte(message))
+			sender.writeMu.Unlock()
+			if err != nil {
 				r.errors.add("write", err)
 				if current.pending.Add(-int64(len(group)-1)) == 0 {
 					close(current.complete)
