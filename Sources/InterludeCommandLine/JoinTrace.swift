@@ -35,9 +35,9 @@ final class JoinTrace: Sendable {
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
-    private func line(_ fields: [String: WireValue]) {
+    private func line(_ fields: [String: WireValue], at time: Int64 = JoinTrace.realTime()) {
         var object = WireObject()
-        object["t"] = .integer(Self.realTime())
+        object["t"] = .integer(time)
         for key in fields.keys.sorted() { object[key] = fields[key] }
         var bytes = WireValue.object(object).jsonBytes
         bytes.append(UInt8(ascii: "\n"))
@@ -51,7 +51,11 @@ final class JoinTrace: Sendable {
         guard let welcome = participant.welcome else { return }
         let player = participant.player
         var sample: [String: WireValue] = ["participant": .string(welcome.participant.rawValue), "rate": .double(player.rate)]
-        switch player.position {
+        // The time is read next to the position, not when the line is written: on a busy machine
+        // the reads below can take milliseconds, and the traces are compared at `t`.
+        let position = player.position
+        let time = Self.realTime()
+        switch position {
         case .primary(let time): sample["primary"] = Self.seconds(time)
         case .interstitial(let id, let offset):
             sample["break"] = .string(id)
@@ -72,7 +76,7 @@ final class JoinTrace: Sendable {
         }
         var object = WireObject()
         for key in sample.keys.sorted() { object[key] = sample[key] }
-        line(["sample": .object(object)])
+        line(["sample": .object(object)], at: time)
     }
 
     /// One participant event.
