@@ -108,10 +108,13 @@ public struct GroupClockEstimator: Sendable {
     }
 
     /// A probe to send now, at local time `now`, whether due or not; the schedule continues from it.
+    /// Its send time is `now` in whole nanoseconds (truncated, as the wire form writes it), so that
+    /// the time a reply echoes matches the probe's even when the local clock has finer steps (a
+    /// clock that runs at a rate, such as `join --clock-drift-ppm`'s).
     public mutating func makeProbe(at now: Duration) -> ClockProbe {
         outstanding.removeAll { now - $0.clientSendTime > configuration.probeTimeout }
         nextProbeID += 1
-        let probe = ClockProbe(id: nextProbeID, clientSendTime: now)
+        let probe = ClockProbe(id: nextProbeID, clientSendTime: .nanoseconds(Int64(clamping: now.attoseconds / 1_000_000_000)))
         outstanding.append(probe)
         if burstRemaining > 0 { burstRemaining -= 1 }
         nextProbeTime = now + (burstRemaining > 0 ? configuration.burstSpacing : configuration.refreshInterval)

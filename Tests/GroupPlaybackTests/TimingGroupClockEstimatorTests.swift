@@ -96,6 +96,19 @@ import Testing
         #expect(!estimator.isSynchronized)
     }
 
+    @Test("a probe sent at a local time finer than a nanosecond is answered through the wire form and counts")
+    func subNanosecondLocalTime() throws {
+        var estimator = GroupClockEstimator(startingAt: .zero)
+        // A clock running 100 ppm slow reads a whole number of nanoseconds times 0.9999.
+        let sent = Duration.seconds(12) * 0.9999 + .nanoseconds(1) / 3
+        let probe = estimator.makeProbe(at: sent)
+        let onTheWire = try ClockProbe(wire: probe.wire)
+        let reply = try ClockProbeReply(wire: ClockProbeReply(answering: onTheWire, receivedAt: .seconds(100), sentAt: .seconds(100)).wire)
+        let accepted = estimator.receive(reply, at: sent + .milliseconds(80))
+        #expect(accepted && estimator.samples.count == 1)
+        #expect(probe.clientSendTime <= sent && sent - probe.clientSendTime < .nanoseconds(1))
+    }
+
     @Test("a local clock that steps by a second is noticed, and the estimate starts over and converges again")
     func clockStep() {
         var run = Self.wideAreaRun(seed: 4, conditions: LinkConditions(latency: .milliseconds(50), jitter: .milliseconds(20)))
