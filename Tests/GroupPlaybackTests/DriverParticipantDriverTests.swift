@@ -74,6 +74,49 @@ struct ParticipantDriverTests {
         #expect(rig.driver.currentItemIdentifier == "movie")
     }
 
+    @Test("the group's state that arrives while the clock is being synchronised is followed once the participant joins, and no start of its own is proposed")
+    func followsStateFromBeforeJoining() throws {
+        var rig = DriverParticipantRig(configuration: .init(participant: "bob"))
+        rig.load()
+        rig.run(until: .seconds(1))
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        // As a server's welcome brings it: alice's group plays the movie from 10 s at group time 1 h.
+        let hour = Duration.seconds(3600)
+        let state = CoordinatedPlaybackState(
+            itemIdentifier: "movie", rate: 1, anchorTime: MediaTime(seconds: 10), anchorGroupTime: hour,
+            timestamp: CoordinationTimestamp(counter: 3, participant: "alice", issuedAt: hour))
+        rig.step { driver, _, now in driver.receive(.playbackState(state), from: "alice", at: now) }
+        #expect(!rig.driver.isJoined)
+        var answered = 0
+        while !rig.driver.isJoined, answered < 20 {
+            let probes = rig.outputs.compactMap { output -> ClockProbe? in
+                if case .probe(let probe) = output { return probe }
+                return nil
+            }
+            guard answered < probes.count else {
+                rig.run(until: rig.driver.nextDeadline ?? rig.now)
+                continue
+            }
+            let probe = probes[answered]
+            answered += 1
+            rig.run(until: probe.clientSendTime + .milliseconds(20))
+            // The group clock is the local clock plus an hour, less a second.
+            let groupTime = probe.clientSendTime + hour - .seconds(1) + .milliseconds(10)
+            let reply = ClockProbeReply(answering: probe, receivedAt: groupTime, sentAt: groupTime)
+            rig.step { driver, player, now in driver.clockProbeReply(reply, player: player, at: now) }
+        }
+        #expect(rig.driver.isJoined && rig.driver.hasStartedItem)
+        let proposals = rig.outputs.filter { if case .send(.playbackState(let sent), _) = $0 { sent.timestamp.participant == "bob" } else { false } }
+        #expect(proposals.isEmpty)
+        // Five seconds into the group's play, the group expects 15 s.
+        let expected = try #require(rig.driver.binding.coordinator.expectedItemTime(atGroupTime: hour + .seconds(5)))
+        guard case .item(let time) = expected else {
+            Issue.record("the group is expected in a break: \(expected)")
+            return
+        }
+        #expect(abs(time.seconds - 15) < 0.001)
+    }
+
     @Test("a participant that keeps the group clock joins when it connects and sends no probes")
     func keeperJoinsAtOnce() {
         let rig = Self.coordinatedRig()

@@ -116,6 +116,20 @@ public struct ParticipantDriver: Sendable {
     private let identify: @Sendable (PlayerItem) -> String
     private var phase = Phase.idle
     private var isWaitingForOthers = false
+    /// What arrived from the group before the participant joined it (while its clock was being
+    /// synchronised), in order, for the coordinator once it joins: a server's welcome brings the
+    /// group's state then, and nobody sends it again.
+    private var early: [Early] = []
+
+    /// A message or a departure that came before the participant joined.
+    private enum Early: Sendable {
+        case message(CoordinationMessage, from: CoordinatedPlaybackParticipant.ID)
+        case departure(CoordinatedPlaybackParticipant.ID)
+    }
+
+    /// How many early inputs are kept (the oldest go first): coordination messages replace one
+    /// another, so the newest say what the group's state is.
+    static let earlyInputLimit = 1_024
 
     /// A participant whose clock reads `now`; `itemIdentifier` names an item across participants
     /// whose URLs differ (Apple's delegate `playbackCoordinator(_:identifierFor:)`).
@@ -232,19 +246,26 @@ public struct ParticipantDriver: Sendable {
         return outputs
     }
 
-    /// A coordination message from another participant.
+    /// A coordination message from another participant. Before the participant has joined (its
+    /// clock is still being synchronised), the message is kept for the coordinator until it does.
     public mutating func receive(_ message: CoordinationMessage, from sender: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         if isJoined {
             translate(binding.receive(message, from: sender, clock: groupClock, localTime: now), at: now, into: &outputs)
+        } else {
+            keepEarly(.message(message, from: sender))
         }
         settle(player: nil, at: now, into: &outputs)
         return outputs
     }
 
-    /// Another participant left the group: no wait outlives it.
+    /// Another participant left the group: no wait outlives it (one that left before the
+    /// participant joined is told to the coordinator when it joins).
     public mutating func participantLeft(_ participant: CoordinatedPlaybackParticipant.ID, at now: Duration) -> [Output] {
-        guard isJoined else { return [] }
+        guard isJoined else {
+            keepEarly(.departure(participant))
+            return []
+        }
         var outputs: [Output] = []
         translate(binding.participantLeft(participant, clock: groupClock, localTime: now), at: now, into: &outputs)
         settle(player: nil, at: now, into: &outputs)
@@ -301,7 +322,25 @@ public struct ParticipantDriver: Sendable {
         let clock = groupClock
         outputs.append(.event(.clockSynchronized(clock)))
         translate(binding.connect(clock: clock, localTime: now), at: now, into: &outputs)
+        // What the group said meanwhile (its playback state above all), before the item starts,
+        // so that the item follows the group instead of proposing a start of its own.
+        let kept = early
+        early = []
+        for input in kept {
+            switch input {
+            case .message(let message, let sender):
+                translate(binding.receive(message, from: sender, clock: clock, localTime: now), at: now, into: &outputs)
+            case .departure(let participant):
+                translate(binding.participantLeft(participant, clock: clock, localTime: now), at: now, into: &outputs)
+            }
+        }
         startItem(player: player, at: now, into: &outputs)
+    }
+
+    private mutating func keepEarly(_ input: Early) {
+        guard case .synchronizing = phase else { return }
+        if early.count >= Self.earlyInputLimit { early.removeFirst() }
+        early.append(input)
     }
 
     private mutating func startItem(player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
