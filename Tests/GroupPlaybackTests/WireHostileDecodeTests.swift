@@ -30,6 +30,19 @@ import Testing
         return #"{"type":"command","id":"c1","message":"# + WireValue.typed("playback-state", .object(object)).jsonText + "}"
     }
 
+    @Test("the welcome that answers a resume, whose secret is empty, is read; an empty session is not")
+    func resumedWelcome() throws {
+        let welcome = #"{"type":"welcome","protocol":1,"session":"s-4f2a","participant":"p-bob","role":"controller","secret":"","stream":"movie","keepAlive":2000000000,"version":12,"snapshot":[],"participants":[]}"#
+        let message = try SessionServerMessage(jsonBytes: Array(welcome.utf8))
+        guard case .welcome(let decoded) = message else {
+            Issue.record("not a welcome: \(message)")
+            return
+        }
+        #expect(decoded.secret.isEmpty && decoded.version == 12)
+        let noSession = #"{"type":"welcome","protocol":1,"session":"","participant":"p-bob","role":"controller","secret":"","stream":"movie","keepAlive":2000000000,"version":12,"snapshot":[],"participants":[]}"#
+        #expect(serverError(noSession)?.kind == .outOfRange(bound: "1…256 bytes"))
+    }
+
     @Test("malformed JSON is bad-message, located at its byte")
     func malformed() throws {
         let error = try #require(clientError(#"{"type":"ping""#))

@@ -44,7 +44,9 @@ public struct SessionWelcome: Sendable, Hashable {
     public var participant: CoordinatedPlaybackParticipant.ID
     /// Its role.
     public var role: SessionRole
-    /// What it presents in a `resume` to come back.
+    /// What it presents in a `resume` to come back. Empty in the welcome of a resume or of a
+    /// resync: the server keeps only the secret's hash, and the participant keeps the secret it
+    /// was first given.
     public var secret: String
     /// The stream the session watches (a URL or an origin's stream name).
     public var stream: String
@@ -86,7 +88,7 @@ public struct SessionWelcome: Sendable, Hashable {
             session: try fields.string("session"),
             participant: try fields.decode("participant"),
             role: try fields.decode("role"),
-            secret: try fields.string("secret"),
+            secret: try fields.string("secret", allowsEmpty: true),
             stream: try fields.string("stream", maximumBytes: WireBounds.maximumItemIdentifierBytes),
             keepAlive: try fields.duration("keepAlive", nonNegative: true),
             version: try fields.counter("version"),
