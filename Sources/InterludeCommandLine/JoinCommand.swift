@@ -27,6 +27,9 @@ enum JoinCommand: Subcommand {
             --trace FILE writes one JSON line per event and ten position samples per second, each with
             the real-time clock (CLOCK_REALTIME, ns), so several participants' traces can be compared
             against the same clock.
+            --action TIME:VERB[:ARG] does what `interlude play --action` does, TIME seconds after join
+            starts (as --duration counts): an owner's or a controller's seek, pause or play becomes the
+            group's command; a viewer's is refused.
             """,
         arguments: [
             .init(name: "invitation", help: "The invitation URL (http://HOST:PORT/join#TOKEN), or the bare token with --server."),
@@ -37,6 +40,9 @@ enum JoinCommand: Subcommand {
             .init(long: "server", short: nil, valueName: "url", help: "The server's WebSocket URL, for a bare token (ws://HOST:PORT/group)."),
             .init(long: "trace", short: nil, valueName: "file", help: "Write events and position samples as JSON lines (- for stdout)."),
             .init(long: "duration", short: nil, valueName: "seconds", help: "Leave after this many seconds."),
+            .init(long: "action", short: nil, valueName: "TIME:VERB[:ARG]",
+                  help: "At TIME after the start, do VERB as the user: seek:SECONDS, seek-integrated:SECONDS, seek-break:ID@SECONDS, pause, play, rate:R or skip.",
+                  isRepeatable: true),
             .init(long: "clock-drift-ppm", short: nil, valueName: "ppm", help: "Run this player's clock fast (or slow, negative) by parts per million, as a real crystal may."),
             .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for wss:// (a server's own)."),
             .init(long: "insecure", short: nil, valueName: nil, help: "Accept a self-signed certificate for wss:// (tests only)."),
@@ -45,6 +51,7 @@ enum JoinCommand: Subcommand {
         examples: [
             "interlude join 'http://127.0.0.1:7400/join#v1.k1.…' --name bob",
             "interlude join \"$VIEWER_INVITATION\" --name charlie --policy waiting --trace charlie.jsonl",
+            "interlude join \"$OWNER_INVITATION\" --name alice --action 1m:seek:300 --action 2m:pause --action 2m10s:play",
         ]
     )
 
@@ -81,6 +88,13 @@ enum JoinCommand: Subcommand {
             }
             return ppm
         } ?? 0
+        let actions = try arguments.values("action").map { text in
+            do throws(PlayAction.SyntaxError) {
+                return try PlayAction(parsing: text)
+            } catch {
+                throw UsageError(message: error.message, command: spec)
+            }
+        }.enumerated().sorted { ($0.element.hostTime, $0.offset) < ($1.element.hostTime, $1.offset) }.map(\.element)
         let trace = try arguments.value("trace").map { try JoinTrace(path: $0, io: io) }
         let clock = ScaledClock(base: ContinuousClock(), speed: 1 + drift / 1_000_000)
         let player = Player(clock: clock, loader: HTTPResourceLoader(), configuration: PlayerConfiguration())
@@ -125,8 +139,17 @@ enum JoinCommand: Subcommand {
                 }
                 group.addTask {
                     let started = ContinuousClock.now
+                    var nextAction = 0
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(100))
+                        // An action waits for the welcome: before it, the player has no item.
+                        while nextAction < actions.count, participant.welcome != nil, ContinuousClock.now - started >= actions[nextAction].hostTime {
+                            let action = actions[nextAction]
+                            nextAction += 1
+                            trace?.action(action)
+                            io.writeError("\njoin: \(action.text): \(action)\n")
+                            if let note = action.perform(on: player) { io.writeError("join: \(note)\n") }
+                        }
                         trace?.sample(participant)
                         if showsLine { io.writeError("\r" + statusLine(participant) + "\u{1B}[K") }
                         if let duration, ContinuousClock.now - started >= duration {

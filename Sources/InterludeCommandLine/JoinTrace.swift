@@ -108,6 +108,11 @@ final class JoinTrace: Sendable {
         }
     }
 
+    /// A `--action` carried out now.
+    func action(_ action: PlayAction) {
+        line(["event": .string("action"), "action": .string(action.text), "description": .string(action.description)])
+    }
+
     func close() {
         lock.withLock { _ in try? handle.synchronize() }
     }

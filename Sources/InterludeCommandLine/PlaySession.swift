@@ -193,23 +193,8 @@ final class PlaySession: Sendable {
     private func perform(_ action: PlayAction) {
         performed.add(1, ordering: .relaxed)
         display.log("\(PlayTime.clock(player.hostTime))  > \(action)")
-        switch action.verb {
-        case .seek(let time): player.startSeek(to: time)
-        case .seekIntegrated(let time): player.startSeek(to: time, integrated: true)
-        case .seekBreak(let id, let offset): player.startSeek(to: .interstitial(eventID: id, offset: offset))
-        case .pause: player.pause()
-        case .play: player.play()
-        case .rate(let rate): player.setRate(rate)
-        case .skip:
-            if let event = player.currentEvent {
-                if player.isCurrentEventSkippable {
-                    player.skipCurrentEvent()
-                } else {
-                    display.log("\(PlayTime.clock(player.hostTime))  note: break \"\(event.identifier)\" cannot be skipped now; skip ignored")
-                }
-            } else {
-                display.log("\(PlayTime.clock(player.hostTime))  note: no break is playing; skip ignored")
-            }
+        if let note = action.perform(on: player) {
+            display.log("\(PlayTime.clock(player.hostTime))  note: \(note)")
         }
     }
 
