@@ -17,6 +17,9 @@ extension GroupServer {
             self.configuration = configuration
         }
 
+        /// When the core's keep-alive check next has something to do (server wall clock).
+        func nextDeadline() -> Duration? { core.nextDeadline() }
+
         func run(_ inputs: AsyncStream<DriverInput>) async {
             for await input in inputs { handle(input) }
             for outbox in outboxes.values { outbox.finish() }

@@ -105,8 +105,13 @@ public final class GroupServer: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await driver.run(self.inputs) }
             group.addTask {
+                // The keep-alive check runs when the core's next deadline falls due (a participant
+                // silent for two intervals is lost then, not up to a period later), and at least
+                // every 250 ms: a deadline can only move later, or appear at least a hello timeout
+                // or two keep-alives ahead.
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
+                    let wait = (await driver.nextDeadline()).map { $0 - GroupServer.wallClock() } ?? Self.tickPeriod
+                    try? await Task.sleep(for: min(Self.tickPeriod, max(.milliseconds(1), wait + .milliseconds(1))))
                     self.inputContinuation.yield(.tick)
                 }
             }
@@ -115,6 +120,9 @@ public final class GroupServer: Sendable {
             group.cancelAll()
         }
     }
+
+    /// The longest the keep-alive check waits.
+    static let tickPeriod: Duration = .milliseconds(250)
 
     /// The port it listens on (once running).
     public func listeningPort() async throws -> Int { try await server.listeningPort() }
