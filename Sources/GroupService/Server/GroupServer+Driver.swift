@@ -3,8 +3,9 @@ import GroupCoordination
 import NetworkIO
 
 extension GroupServer {
-    /// The one owner of the core and the store: inputs in arrival order, a commit before any
-    /// output is performed.
+    /// The one owner of the core and the store: inputs in arrival order, taken a turn at a time
+    /// (whatever arrived during the previous turn), one commit per turn before any of its outputs
+    /// is performed.
     actor Driver {
         private var core: GroupServiceCore
         private let configuration: Configuration
@@ -20,37 +21,53 @@ extension GroupServer {
         /// When the core's keep-alive check next has something to do (server wall clock).
         func nextDeadline() -> Duration? { core.nextDeadline() }
 
-        func run(_ inputs: AsyncStream<DriverInput>) async {
-            for await input in inputs { handle(input) }
+        func run(_ inputs: DriverMailbox) async {
+            for await _ in inputs.wakeups {
+                while true {
+                    let turn = inputs.take()
+                    if turn.isEmpty { break }
+                    handle(turn)
+                }
+            }
             for outbox in outboxes.values { outbox.finish() }
         }
 
-        private func handle(_ input: DriverInput) {
-            let now = GroupServer.wallClock()
+        /// One turn: every input fed to the core in order, one commit of all they wrote, then the
+        /// outputs. When the commit fails, the whole turn is undone: the core is as before it
+        /// (except that the connections opened and closed in it stay so), each command of the turn
+        /// is answered `internal` so that its sender retries with the same id, and each HTTP
+        /// request gets a 500.
+        private func handle(_ turn: [DriverInput]) {
             let before = core
+            var now = GroupServer.wallClock()
             var outputs: [GroupServiceCore.Output] = []
-            var commandID: (ServiceConnectionID, String)?
-            var reply: (CheckedContinuation<HTTPResponse, Never>, HTTPResponse)?
-            switch input {
-            case .opened(let connection, let outbox):
-                outboxes[connection] = outbox
-                core.opened(connection, at: now)
-            case .closed(let connection):
-                outboxes.removeValue(forKey: connection)?.finish()
-                outputs = core.closed(connection, at: now)
-            case .binary(let connection):
-                metrics.received("binary")
-                outputs = core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
-            case .text(let connection, let text):
-                (outputs, commandID) = receive(text, on: connection, at: now)
-            case .tick:
-                outputs = core.tick(at: now)
-            case .createSession(let request, let continuation):
-                reply = (continuation, createSession(request, at: now, outputs: &outputs))
-            case .revoke(let request, let continuation):
-                reply = (continuation, revoke(request, at: now))
-            case .metrics(let reply):
-                reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+            var commandIDs: [(ServiceConnectionID, String)] = []
+            var replies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
+            for input in turn {
+                now = GroupServer.wallClock()
+                switch input {
+                case .opened(let connection, let outbox):
+                    outboxes[connection] = outbox
+                    core.opened(connection, at: now)
+                case .closed(let connection):
+                    outboxes.removeValue(forKey: connection)?.finish()
+                    outputs += core.closed(connection, at: now)
+                case .binary(let connection):
+                    metrics.received("binary")
+                    outputs += core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
+                case .text(let connection, let text):
+                    let (received, commandID) = receive(text, on: connection, at: now)
+                    outputs += received
+                    if let commandID { commandIDs.append(commandID) }
+                case .tick:
+                    outputs += core.tick(at: now)
+                case .createSession(let request, let continuation):
+                    replies.append((continuation, createSession(request, at: now, outputs: &outputs)))
+                case .revoke(let request, let continuation):
+                    replies.append((continuation, revoke(request, at: now)))
+                case .metrics(let reply):
+                    reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+                }
             }
             let writes = core.takeWrites()
             if !writes.isEmpty || !revocations.isEmpty {
@@ -63,16 +80,22 @@ extension GroupServer {
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
                     outputs = []
-                    if case .closed(let connection) = input { outputs = core.closed(connection, at: now) }
-                    if let (connection, id) = commandID {
+                    for input in turn {
+                        switch input {
+                        case .opened(let connection, _): core.opened(connection, at: now)
+                        case .closed(let connection): outputs += core.closed(connection, at: now)
+                        default: break
+                        }
+                    }
+                    for (connection, id) in commandIDs {
                         outputs.append(.send(connection, .error(SessionError(code: .internal, message: "the store failed; nothing was applied; retry with the same id", id: id))))
                     }
                     _ = core.takeWrites()
-                    reply?.1 = .error(.internalServerError, message: "the store failed: \(error)")
+                    for index in replies.indices { replies[index].1 = .error(.internalServerError, message: "the store failed: \(error)") }
                 }
             }
             revocations = []
-            reply.map { $0.0.resume(returning: $0.1) }
+            for (continuation, response) in replies { continuation.resume(returning: response) }
             perform(outputs)
         }
 

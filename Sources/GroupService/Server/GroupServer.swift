@@ -53,8 +53,7 @@ public final class GroupServer: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let server: HTTPServer
-    private let inputs: AsyncStream<DriverInput>
-    private let inputContinuation: AsyncStream<DriverInput>.Continuation
+    private let inputs: DriverMailbox
     private let restored: Mutex<GroupServiceCore?>
     private static let nextConnection = Atomic<UInt64>(1)
     /// How many sessions were restored from the store.
@@ -87,10 +86,9 @@ public final class GroupServer: Sendable {
         }
         restoredSessionCount = core.sessions.count
         restored = Mutex(core)
-        (inputs, inputContinuation) = AsyncStream.makeStream(of: DriverInput.self)
-        server = HTTPServer(
-            configuration: configuration.http,
-            router: Self.router(inputs: inputContinuation, configuration: configuration))
+        let inputs = DriverMailbox()
+        self.inputs = inputs
+        server = HTTPServer(configuration: configuration.http, router: Self.router(inputs: inputs, configuration: configuration))
     }
 
     private static func unique(_ events: [SessionEvent]) -> [SessionEvent] {
@@ -112,11 +110,11 @@ public final class GroupServer: Sendable {
                 while !Task.isCancelled {
                     let wait = (await driver.nextDeadline()).map { $0 - GroupServer.wallClock() } ?? Self.tickPeriod
                     try? await Task.sleep(for: min(Self.tickPeriod, max(.milliseconds(1), wait + .milliseconds(1))))
-                    self.inputContinuation.yield(.tick)
+                    self.inputs.yield(.tick)
                 }
             }
             try await server.run()
-            inputContinuation.finish()
+            inputs.finish()
             group.cancelAll()
         }
     }
@@ -139,7 +137,7 @@ public final class GroupServer: Sendable {
 
     // MARK: - Routes
 
-    private static func router(inputs: AsyncStream<DriverInput>.Continuation, configuration: Configuration) -> HTTPRouter {
+    private static func router(inputs: DriverMailbox, configuration: Configuration) -> HTTPRouter {
         var router = HTTPRouter()
         let webSocket = WebSocketConfiguration(
             maximumMessageBytes: configuration.maximumMessageBytes, sendQueueBytes: 1 << 20, receiveQueueMessages: 64,
