@@ -1,5 +1,6 @@
 import Foundation
 import GroupCoordination
+import GroupWire
 import NetworkIO
 
 extension GroupServer {
@@ -38,12 +39,20 @@ extension GroupServer {
         /// is answered `internal` so that its sender retries with the same id, and each HTTP
         /// request gets a 500.
         private func handle(_ turn: [DriverInput]) {
-            let before = core
+            // Messages are read first, so that a turn of nothing but keep-alives, probes and other
+            // inputs that write nothing keeps no copy of the core to undo: the copy costs a copy of
+            // the connection table at the turn's first change.
+            let messages = turn.map { input -> Result<SessionClientMessage, WireDecodingError>? in
+                guard case .text(_, let text) = input else { return nil }
+                return Result { () throws(WireDecodingError) in try ServiceWire.decodeClient(text) }
+            }
+            let mayWrite = zip(turn, messages).contains { input, message in Self.mayWrite(input, message) }
+            let before = mayWrite ? core : nil
             var now = GroupServer.wallClock()
             var outputs: [GroupServiceCore.Output] = []
             var commandIDs: [(ServiceConnectionID, String)] = []
             var replies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
-            for input in turn {
+            for (input, message) in zip(turn, messages) {
                 now = GroupServer.wallClock()
                 switch input {
                 case .opened(let connection, let outbox):
@@ -55,8 +64,9 @@ extension GroupServer {
                 case .binary(let connection):
                     metrics.received("binary")
                     outputs += core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
-                case .text(let connection, let text):
-                    let (received, commandID) = receive(text, on: connection, at: now)
+                case .text(let connection, _):
+                    guard let message else { continue }
+                    let (received, commandID) = receive(message, on: connection, at: now)
                     outputs += received
                     if let commandID { commandIDs.append(commandID) }
                 case .tick:
@@ -76,6 +86,8 @@ extension GroupServer {
                     try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, at: now))
                     metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
                 } catch {
+                    // `mayWrite` holds for every input that writes, so a turn that wrote kept its copy.
+                    guard let before else { preconditionFailure("a turn wrote to the store from inputs that never write: \(turn)") }
                     core = before
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
@@ -117,10 +129,26 @@ extension GroupServer {
         }
 
         /// Decodes one text message and feeds it to the core.
-        private func receive(_ text: String, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
+        /// Whether `input` (with its message, when it is text) may make the core write to the
+        /// store: everything but connections opening, metrics, binary or unreadable frames, and
+        /// the messages that only read (keep-alives, clock probes, resyncs).
+        private static func mayWrite(_ input: DriverInput, _ message: Result<SessionClientMessage, WireDecodingError>?) -> Bool {
+            switch input {
+            case .opened, .binary, .metrics: return false
+            case .closed, .tick, .createSession, .revoke: return true
+            case .text:
+                switch message {
+                case .success(.ping)?, .success(.clockProbe)?, .success(.resync)?, .failure?: return false
+                default: return true
+                }
+            }
+        }
+
+        /// Feeds one read (or unreadable) message to the core.
+        private func receive(_ decoded: Result<SessionClientMessage, WireDecodingError>, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
             let message: SessionClientMessage
             do {
-                message = try ServiceWire.decodeClient(text)
+                message = try decoded.get()
             } catch {
                 metrics.received("invalid")
                 let code = SessionError.Code(refusing: error)
