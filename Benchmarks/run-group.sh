@@ -9,19 +9,21 @@
 #      whether the others kept playing, time to the participant's `resumed`, and whether anyone
 #      else's position moved;
 #   3. load, on loopback: 2,000 WebSocket participants (wsload) in 200 sessions of one
-#      `interlude serve`, each round one member of every session sends a message that the server
-#      sequences, commits and fans out to the other 9 (fan-out latency), while wrk measures the
-#      origin's HTTP throughput on a media segment, next to the same figure with the server idle.
+#      `interlude serve`; each round one member of every session sends a message that the server
+#      sequences, commits and fans out to the other 9 (fan-out latency); a first pass alone, a
+#      second with wrk on a media segment of the origin all through it; the origin's HTTP
+#      throughput then, next to wrk runs alone before and after each pass.
 #
 #   Benchmarks/run-group.sh [--minutes N] [--skip-load] [--skip-chaos]
 #
 # --minutes N: the skew run's length (default 10, at least 2). Parts 1 and 2 need root (network
 # namespaces, veths, iptables); without root they are skipped, with a message. Settings
-# (environment): LOAD_CONNECTIONS (2000), LOAD_GROUP (10), LOAD_ROUNDS (80), LOAD_STAGGER (100ms:
-# a round's sends spread over this; 0 sends all at once), LOAD_PASSES (2: wsload runs, each with
-# wrk beside it and wrk alone after it, the first also before), WRK_CONNECTIONS (50), WRK_DURATION
-# (10s), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress goes to stderr, the table to stdout. Every
-# process started here is stopped on exit, and the namespaces are removed.
+# (environment): LOAD_CONNECTIONS (2000), LOAD_GROUP (10), LOAD_ROUNDS (70), LOAD_STAGGER (100ms:
+# a round's sends spread over this; 0 sends all at once), WRK_CONNECTIONS (50), WRK_DURATION (10s:
+# each run of wrk alone), WRK_BESIDE (30s: the run beside the second pass, which must outlast its
+# rounds), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
+# goes to stderr, the table to stdout. Every process started here is stopped on exit, and the
+# namespaces are removed.
 set -euo pipefail
 
 benchmarks="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,7 +31,7 @@ root="$(dirname "$benchmarks")"
 minutes=10
 skip_load=0
 skip_chaos=0
-usage() { sed -n '17,24p' "$0" | sed 's/^# \{0,1\}//' >&2; }
+usage() { sed -n '17,26p' "$0" | sed 's/^# \{0,1\}//' >&2; }
 while (($#)); do
     case $1 in
         --minutes)
@@ -45,11 +47,11 @@ while (($#)); do
 done
 load_connections="${LOAD_CONNECTIONS:-2000}"
 load_group="${LOAD_GROUP:-10}"
-load_rounds="${LOAD_ROUNDS:-80}"
+load_rounds="${LOAD_ROUNDS:-70}"
 load_stagger="${LOAD_STAGGER:-100ms}"
-load_passes="${LOAD_PASSES:-2}"
 wrk_connections="${WRK_CONNECTIONS:-50}"
 wrk_duration="${WRK_DURATION:-10s}"
+wrk_beside="${WRK_BESIDE:-30s}"
 prefix=gbench
 
 say() { printf '%s\n' "$*" >&2; }
@@ -263,7 +265,7 @@ for line in open(sys.argv[1]):
 ' "$work/sessions.jsonl" >"$work/tokens.txt"
     (($(wc -l <"$work/tokens.txt") == sessions)) || fail "made $(wc -l <"$work/tokens.txt") sessions of $sessions"
 
-    # wrk_run NAME: one wrk run on the segment; writes "req/s MB/s p99_ms origin_us_per_request
+    # wrk_run NAME DURATION: one wrk run on the segment; writes "req/s MB/s p99_ms origin_us_per_request
     # server_cores wsload_cores" to $work/NAME (the CPU of the origin per request, and the cores
     # the group server and wsload used meanwhile, when they run).
     wrk_run() {
@@ -272,7 +274,7 @@ for line in open(sys.argv[1]):
         serve_before="$(cpu_seconds "$load_serve_pid")"
         wsload_before="$(cpu_seconds "${wsload_pid:-0}")"
         started_ns="$(now_ns)"
-        wrk -t1 -c"$wrk_connections" -d"$wrk_duration" --latency "$segment_url" >"$output" || fail "wrk failed: $(cat "$output")"
+        wrk -t1 -c"$wrk_connections" -d"$2" --latency "$segment_url" >"$output" || fail "wrk failed: $(cat "$output")"
         echo "cpu $(((($(now_ns) - started_ns)) / 1000000)) $origin_before $(cpu_seconds "$load_origin_pid") $serve_before $(cpu_seconds "$load_serve_pid") $wsload_before $(cpu_seconds "${wsload_pid:-0}")" >>"$output"
         python3 - "$output" >"$work/$1" <<'EOF'
 import re, sys
@@ -301,38 +303,48 @@ EOF
 
     say "== HTTP throughput alone (wrk -t1 -c$wrk_connections -d$wrk_duration on the segment; warm-up 2 s)"
     wrk -t1 -c"$wrk_connections" -d2s "$segment_url" >/dev/null
-    wrk_run alone-0
+    wrk_run alone-0 "$wrk_duration"
     say "   alone: $(cat "$work/alone-0") (req/s MB/s p99_ms origin_us/request; load average $(loadavg))"
 
     hello='{"type":"hello","protocol":1,"token":"{v}","name":"w{i}"}'
     send='{"type":"custom","id":"b{r}","messageType":"bench.fanout","body":{"round":"{g}-{r}"}}'
-    for pass in $(seq "$load_passes"); do
-        say "== pass $pass: $load_connections participants in $sessions sessions (wsload), rounds staggered over $load_stagger, wrk beside them"
+    # Pass 1: the participants alone. Pass 2: the same with wrk on the origin all through it.
+    for pass in 1 2; do
+        if ((pass == 1)); then
+            say "== pass 1: $load_connections participants in $sessions sessions (wsload), rounds staggered over $load_stagger"
+        else
+            say "== pass 2: the same, with wrk on the origin (-d$wrk_beside) from when all have joined until after the last round"
+        fi
         serve_cpu_before="$(cpu_seconds "$load_serve_pid")"
-        start "wsload-$pass" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
+        start "wsload-$pass" /usr/bin/time -f "%e %U %S" -o "$work/wsload-$pass.time" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
             -group-values "$work/tokens.txt" -hello "$hello" -hello-expect '"type":"welcome"' -ping-every 1s \
             -send "$send" -expect '"round":"{g}-{r}"' -rounds "$load_rounds" -gap 200ms -stagger "$load_stagger" -settle 2s \
             -deadline 300s -format json
         wsload_pid=$started
-        # wrk starts once every participant is present.
-        for _ in $(seq 1200); do
-            present="$(curl -fsS "http://127.0.0.1:$serve_port/metrics" 2>/dev/null | awk '$1 == "interlude_group_participants" {print $2}')"
-            [[ ${present:-0} -ge $load_connections ]] && break
-            kill -0 "$wsload_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        [[ ${present:-0} -ge $load_connections ]] || { cat "$work/wsload-$pass.err" >&2; fail "only ${present:-0} of $load_connections participants joined"; }
-        sleep 2
-        wrk_run "during-$pass"
-        kill -0 "$wsload_pid" 2>/dev/null || say "run-group: wsload ended before wrk did: raise LOAD_ROUNDS"
-        say "   during: $(cat "$work/during-$pass") (and cores of the server, wsload; load average $(loadavg))"
+        if ((pass == 2)); then
+            # wrk starts once every participant is present (wsload then settles 2 s before round 0).
+            for _ in $(seq 1200); do
+                present="$(curl -fsS "http://127.0.0.1:$serve_port/metrics" 2>/dev/null | awk '$1 == "interlude_group_participants" {print $2}')"
+                [[ ${present:-0} -ge $load_connections ]] && break
+                kill -0 "$wsload_pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            [[ ${present:-0} -ge $load_connections ]] || { cat "$work/wsload-$pass.err" >&2; fail "only ${present:-0} of $load_connections participants joined"; }
+            (wrk_run beside "$wrk_beside") &
+            wrk_job=$!
+        fi
         wait "$wsload_pid" && wsload_status=0 || wsload_status=$?
+        if ((pass == 2)); then
+            kill -0 "$wrk_job" 2>/dev/null || say "run-group: wrk ended before the last round: raise WRK_BESIDE or lower LOAD_ROUNDS"
+            wait "$wrk_job" || fail "wrk beside the load failed"
+            say "   beside: $(cat "$work/beside") (req/s MB/s p99_ms origin_us/request, cores of the server and wsload; load average $(loadavg))"
+        fi
         awk -v a="$serve_cpu_before" -v b="$(cpu_seconds "$load_serve_pid")" 'BEGIN {printf "%.1f\n", b - a}' >"$work/serve-cpu-$pass"
         cp "$work/wsload-$pass.out" "$work/fanout-$pass.json"
         cat "$work/wsload-$pass.err" >&2
         ((wsload_status == 0)) || say "run-group: wsload exited with $wsload_status (connections lost or receipts missed; see the table)"
         wsload_pid=0
-        wrk_run "alone-$pass"
+        wrk_run "alone-$pass" "$wrk_duration"
         say "   alone: $(cat "$work/alone-$pass") (load average $(loadavg))"
     done
     curl -fsS "http://127.0.0.1:$serve_port/metrics" >"$work/load-metrics.txt" || true
@@ -343,7 +355,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 load_after="$(loadavg)"
 say "load average after: $load_after"
-export load_before load_after minutes skip_chaos skip_load work load_connections load_passes segment_bytes
+export load_before load_after minutes skip_chaos skip_load work load_connections segment_bytes
 python3 - <<'EOF'
 import json, math, os
 env = os.environ
@@ -378,33 +390,32 @@ if env["skip_chaos"] == "0":
     moved = max(o["max_discontinuity_ms"] for o in p["others"])
     rows.append(("partition: others' largest jump around the heal", f"{fmt(moved, 1)} ms", "< 20 ms", verdict(moved < 20)))
 if env["skip_load"] == "0":
-    passes = int(env["load_passes"])
     def wrk(name):
         rps, mb, p99, us, serve, wsload = open(os.path.join(work, name)).read().split()
         return {"rps": float(rps), "mb": float(mb), "p99": float(p99), "us": float(us), "serve": float(serve), "wsload": float(wsload)}
-    fanouts = [json.load(open(os.path.join(work, f"fanout-{k}.json"))) for k in range(1, passes + 1)]
-    for k, f in enumerate(fanouts, 1):
+    for k, label in ((1, "alone"), (2, "with wrk beside")):
+        f = json.load(open(os.path.join(work, f"fanout-{k}.json")))
         serve_cpu = open(os.path.join(work, f"serve-cpu-{k}")).read().strip()
-        rows.append((f"pass {k}: fan-out, {f['opened']} of {f['connections']} in {f['groups']} sessions, p50 / p95 / p99 / max",
+        rows.append((f"fan-out, {f['opened']} in {f['groups']} sessions, {label}: p50 / p95 / p99 / max",
                      f"{fmt(f['p50_ms'], 2)} / {fmt(f['p95_ms'], 2)} / {fmt(f['p99_ms'], 2)} / {fmt(f['max_ms'], 2)} ms",
                      "p99 < 50", verdict(0 <= f["p99_ms"] < 50)))
-        rows.append((f"pass {k}: receipts, lost connections, errors",
-                     f"{f['received']} of {f['expected']}, {f['lost']} lost, {sum(f['errors'].values())} errors; server CPU {serve_cpu} s in {f['seconds']:.0f} s",
+        rows.append((f"  receipts, lost connections, errors; server CPU",
+                     f"{f['received']} of {f['expected']}, {f['lost']} lost, {sum(f['errors'].values())} errors; {serve_cpu} s in {f['seconds']:.0f} s",
                      "none missed", verdict(f["missed"] == 0 and f["lost"] == 0)))
-    alone = [wrk(f"alone-{k}") for k in range(0, passes + 1)]
-    during = [wrk(f"during-{k}") for k in range(1, passes + 1)]
+    alone = [wrk(f"alone-{k}") for k in range(0, 3)]
+    beside = wrk("beside")
     mean = lambda values: sum(values) / len(values)
-    alone_rps, during_rps = mean([a["rps"] for a in alone]), mean([d["rps"] for d in during])
-    rows.append((f"origin HTTP, {int(env['segment_bytes']) // 1000} kB segment, alone ({len(alone)} runs)",
+    alone_rps = mean([a["rps"] for a in alone])
+    rows.append((f"origin HTTP, {int(env['segment_bytes']) // 1000} kB segment, alone (3 runs)",
                  ", ".join(f"{a['rps']:.0f}" for a in alone) + f" req/s; mean {alone_rps:.0f} ({mean([a['mb'] for a in alone]):.0f} MB/s)", "", ""))
-    rows.append((f"origin HTTP during the load ({len(during)} runs) / alone",
-                 ", ".join(f"{d['rps']:.0f}" for d in during) + f" req/s; mean {during_rps:.0f}: {during_rps / alone_rps:.2f}", ">= 0.90",
-                 verdict(during_rps / alone_rps >= 0.9)))
-    alone_us, during_us = mean([a["us"] for a in alone]), mean([d["us"] for d in during])
-    rows.append(("origin CPU per request, alone / during",
-                 f"{alone_us:.1f} / {during_us:.1f} us: {during_us / alone_us:.2f}", "(2 cores shared)", ""))
-    rows.append(("cores used beside wrk during the load: server, wsload",
-                 ", ".join(f"{d['serve']:.2f}" for d in during) + " / " + ", ".join(f"{d['wsload']:.2f}" for d in during), "", ""))
+    rows.append(("origin HTTP beside the load / alone",
+                 f"{beside['rps']:.0f} req/s ({beside['mb']:.0f} MB/s): {beside['rps'] / alone_rps:.2f}", ">= 0.90",
+                 verdict(beside["rps"] / alone_rps >= 0.9)))
+    alone_us = mean([a["us"] for a in alone])
+    rows.append(("origin CPU per request, alone / beside the load",
+                 f"{alone_us:.1f} / {beside['us']:.1f} us: {beside['us'] / alone_us:.2f}", "", ""))
+    wall, user, system = (float(v) for v in open(os.path.join(work, "wsload-2.time")).read().split()[-3:])
+    rows.append(("cores used beside wrk: server, wsload", f"{beside['serve']:.2f}, {(user + system) / wall:.2f} (of 2, with wrk and the origin)", "", ""))
 width = max(len(r[0]) for r in rows)
 vwidth = max(len(r[1]) for r in rows)
 print(f"load average {env['load_before']} before, {env['load_after']} after")
