@@ -1,10 +1,12 @@
 import Foundation
 import GroupCoordination
+import GroupWire
 import NetworkIO
 
 extension GroupServer {
-    /// The one owner of the core and the store: inputs in arrival order, a commit before any
-    /// output is performed.
+    /// The one owner of the core and the store: inputs in arrival order, taken a turn at a time
+    /// (whatever arrived during the previous turn), one commit per turn before any of its outputs
+    /// is performed.
     actor Driver {
         private var core: GroupServiceCore
         private let configuration: Configuration
@@ -17,44 +19,71 @@ extension GroupServer {
             self.configuration = configuration
         }
 
-        func run(_ inputs: AsyncStream<DriverInput>) async {
-            for await input in inputs { handle(input) }
+        /// When the core's keep-alive check next has something to do (server wall clock).
+        func nextDeadline() -> Duration? { core.nextDeadline() }
+
+        func run(_ inputs: DriverMailbox) async {
+            for await _ in inputs.wakeups {
+                while true {
+                    let turn = inputs.take()
+                    if turn.isEmpty { break }
+                    handle(turn)
+                }
+            }
             for outbox in outboxes.values { outbox.finish() }
         }
 
-        private func handle(_ input: DriverInput) {
-            let now = GroupServer.wallClock()
-            let before = core
+        /// One turn: every input fed to the core in order, one commit of all they wrote, then the
+        /// outputs. When the commit fails, the whole turn is undone: the core is as before it
+        /// (except that the connections opened and closed in it stay so), each command of the turn
+        /// is answered `internal` so that its sender retries with the same id, and each HTTP
+        /// request gets a 500.
+        private func handle(_ turn: [DriverInput]) {
+            // Messages are read first, so that a turn of nothing but keep-alives, probes and other
+            // inputs that write nothing keeps no copy of the core to undo: the copy costs a copy of
+            // the connection table at the turn's first change.
+            let messages = turn.map { input -> Result<SessionClientMessage, WireDecodingError>? in
+                guard case .text(_, let text) = input else { return nil }
+                return Result { () throws(WireDecodingError) in try ServiceWire.decodeClient(text) }
+            }
+            let mayWrite = zip(turn, messages).contains { input, message in Self.mayWrite(input, message) }
+            let before = mayWrite ? core : nil
+            var now = GroupServer.wallClock()
             var outputs: [GroupServiceCore.Output] = []
-            var commandID: (ServiceConnectionID, String)?
-            var reply: (CheckedContinuation<HTTPResponse, Never>, HTTPResponse)?
-            switch input {
-            case .opened(let connection, let outbox):
-                outboxes[connection] = outbox
-                core.opened(connection, at: now)
-            case .closed(let connection):
-                outboxes.removeValue(forKey: connection)?.finish()
-                outputs = core.closed(connection, at: now)
-            case .binary(let connection):
-                guard outboxes[connection] != nil else { return }
-                metrics.received("binary")
-                outputs = core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
-            case .text(let connection, let text):
-                // What a connection sends after the server closed it is not read: the close was
-                // the last word (one refusal, not one per message still in flight).
-                guard outboxes[connection] != nil else { return }
-                (outputs, commandID) = receive(text, on: connection, at: now)
-            case .tooBig(let connection, let reason):
-                metrics.received("invalid")
-                outputs = core.reject(connection, code: .tooBig, reason, closeCode: 1009, at: now)
-            case .tick:
-                outputs = core.tick(at: now)
-            case .createSession(let request, let continuation):
-                reply = (continuation, createSession(request, at: now, outputs: &outputs))
-            case .revoke(let request, let continuation):
-                reply = (continuation, revoke(request, at: now))
-            case .metrics(let reply):
-                reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+            var commandIDs: [(ServiceConnectionID, String)] = []
+            var replies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
+            for (input, message) in zip(turn, messages) {
+                now = GroupServer.wallClock()
+                switch input {
+                case .opened(let connection, let outbox):
+                    outboxes[connection] = outbox
+                    core.opened(connection, at: now)
+                case .closed(let connection):
+                    outboxes.removeValue(forKey: connection)?.finish()
+                    outputs += core.closed(connection, at: now)
+                case .binary(let connection):
+                    guard outboxes[connection] != nil else { continue }
+                    metrics.received("binary")
+                    outputs += core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
+                case .text(let connection, _):
+                    // What a connection sends after the server closed it is not read: the close was
+                    // the last word (one refusal, not one per message still in flight).
+                    guard outboxes[connection] != nil, let message else { continue }
+                    let (received, commandID) = receive(message, on: connection, at: now)
+                    outputs += received
+                    if let commandID { commandIDs.append(commandID) }
+                case .tooBig(let connection, let reason):
+                    metrics.received("invalid")
+                    outputs += core.reject(connection, code: .tooBig, reason, closeCode: 1009, at: now)
+                case .tick:
+                    outputs += core.tick(at: now)
+                case .createSession(let request, let continuation):
+                    replies.append((continuation, createSession(request, at: now, outputs: &outputs)))
+                case .revoke(let request, let continuation):
+                    replies.append((continuation, revoke(request, at: now)))
+                case .metrics(let reply):
+                    reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+                }
             }
             let writes = core.takeWrites()
             if !writes.isEmpty || !revocations.isEmpty {
@@ -63,20 +92,28 @@ extension GroupServer {
                     try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, at: now))
                     metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
                 } catch {
+                    // `mayWrite` holds for every input that writes, so a turn that wrote kept its copy.
+                    guard let before else { preconditionFailure("a turn wrote to the store from inputs that never write: \(turn)") }
                     core = before
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
                     outputs = []
-                    if case .closed(let connection) = input { outputs = core.closed(connection, at: now) }
-                    if let (connection, id) = commandID {
+                    for input in turn {
+                        switch input {
+                        case .opened(let connection, _): core.opened(connection, at: now)
+                        case .closed(let connection): outputs += core.closed(connection, at: now)
+                        default: break
+                        }
+                    }
+                    for (connection, id) in commandIDs {
                         outputs.append(.send(connection, .error(SessionError(code: .internal, message: "the store failed; nothing was applied; retry with the same id", id: id))))
                     }
                     _ = core.takeWrites()
-                    reply?.1 = .error(.internalServerError, message: "the store failed: \(error)")
+                    for index in replies.indices { replies[index].1 = .error(.internalServerError, message: "the store failed: \(error)") }
                 }
             }
             revocations = []
-            reply.map { $0.0.resume(returning: $0.1) }
+            for (continuation, response) in replies { continuation.resume(returning: response) }
             perform(outputs)
         }
 
@@ -88,7 +125,7 @@ extension GroupServer {
                     metrics.sent(message)
                     outbox.yield(.text(ServiceWire.encode(message)))
                 case .close(let connection, let code, let reason):
-                    outboxes.removeValue(forKey: connection)?.yield(.close(code, reason))
+                    outboxes[connection]?.yield(.close(code, reason))
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
                 case .participantReport(_, _, let skew, let roundTrip):
@@ -98,10 +135,26 @@ extension GroupServer {
         }
 
         /// Decodes one text message and feeds it to the core.
-        private func receive(_ text: String, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
+        /// Whether `input` (with its message, when it is text) may make the core write to the
+        /// store: everything but connections opening, metrics, binary or unreadable frames, and
+        /// the messages that only read (keep-alives, clock probes, resyncs).
+        private static func mayWrite(_ input: DriverInput, _ message: Result<SessionClientMessage, WireDecodingError>?) -> Bool {
+            switch input {
+            case .opened, .binary, .tooBig, .metrics: return false
+            case .closed, .tick, .createSession, .revoke: return true
+            case .text:
+                switch message {
+                case .success(.ping)?, .success(.clockProbe)?, .success(.resync)?, .failure?: return false
+                default: return true
+                }
+            }
+        }
+
+        /// Feeds one read (or unreadable) message to the core.
+        private func receive(_ decoded: Result<SessionClientMessage, WireDecodingError>, on connection: ServiceConnectionID, at now: Duration) -> ([GroupServiceCore.Output], (ServiceConnectionID, String)?) {
             let message: SessionClientMessage
             do {
-                message = try ServiceWire.decodeClient(text)
+                message = try decoded.get()
             } catch {
                 metrics.received("invalid")
                 let code = SessionError.Code(refusing: error)

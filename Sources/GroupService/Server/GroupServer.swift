@@ -53,8 +53,7 @@ public final class GroupServer: Sendable {
     /// The configuration.
     public let configuration: Configuration
     private let server: HTTPServer
-    private let inputs: AsyncStream<DriverInput>
-    private let inputContinuation: AsyncStream<DriverInput>.Continuation
+    private let inputs: DriverMailbox
     private let restored: Mutex<GroupServiceCore?>
     private static let nextConnection = Atomic<UInt64>(1)
     /// How many sessions were restored from the store.
@@ -87,10 +86,9 @@ public final class GroupServer: Sendable {
         }
         restoredSessionCount = core.sessions.count
         restored = Mutex(core)
-        (inputs, inputContinuation) = AsyncStream.makeStream(of: DriverInput.self)
-        server = HTTPServer(
-            configuration: configuration.http,
-            router: Self.router(inputs: inputContinuation, configuration: configuration))
+        let inputs = DriverMailbox()
+        self.inputs = inputs
+        server = HTTPServer(configuration: configuration.http, router: Self.router(inputs: inputs, configuration: configuration))
     }
 
     private static func unique(_ events: [SessionEvent]) -> [SessionEvent] {
@@ -105,16 +103,24 @@ public final class GroupServer: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await driver.run(self.inputs) }
             group.addTask {
+                // The keep-alive check runs when the core's next deadline falls due (a participant
+                // silent for two intervals is lost then, not up to a period later), and at least
+                // every 250 ms: a deadline can only move later, or appear at least a hello timeout
+                // or two keep-alives ahead.
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    self.inputContinuation.yield(.tick)
+                    let wait = (await driver.nextDeadline()).map { $0 - GroupServer.wallClock() } ?? Self.tickPeriod
+                    try? await Task.sleep(for: min(Self.tickPeriod, max(.milliseconds(1), wait + .milliseconds(1))))
+                    self.inputs.yield(.tick)
                 }
             }
             try await server.run()
-            inputContinuation.finish()
+            inputs.finish()
             group.cancelAll()
         }
     }
+
+    /// The longest the keep-alive check waits.
+    static let tickPeriod: Duration = .milliseconds(250)
 
     /// The port it listens on (once running).
     public func listeningPort() async throws -> Int { try await server.listeningPort() }
@@ -131,7 +137,7 @@ public final class GroupServer: Sendable {
 
     // MARK: - Routes
 
-    private static func router(inputs: AsyncStream<DriverInput>.Continuation, configuration: Configuration) -> HTTPRouter {
+    private static func router(inputs: DriverMailbox, configuration: Configuration) -> HTTPRouter {
         var router = HTTPRouter()
         let webSocket = WebSocketConfiguration(
             maximumMessageBytes: configuration.maximumMessageBytes, sendQueueBytes: 1 << 20, receiveQueueMessages: 64,
