@@ -52,8 +52,13 @@ extension GroupServer {
             var outputs: [GroupServiceCore.Output] = []
             var commandIDs: [(ServiceConnectionID, String)] = []
             var replies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
+            // Connections the server closed earlier in this turn: what they sent after it is not read.
+            var closing = Set<ServiceConnectionID>()
+            var scanned = 0
             for (input, message) in zip(turn, messages) {
                 now = GroupServer.wallClock()
+                for case .close(let connection, _, _) in outputs[scanned...] { closing.insert(connection) }
+                scanned = outputs.count
                 switch input {
                 case .opened(let connection, let outbox):
                     outboxes[connection] = outbox
@@ -62,13 +67,13 @@ extension GroupServer {
                     outboxes.removeValue(forKey: connection)?.finish()
                     outputs += core.closed(connection, at: now)
                 case .binary(let connection):
-                    guard outboxes[connection] != nil else { continue }
+                    guard outboxes[connection] != nil, !closing.contains(connection) else { continue }
                     metrics.received("binary")
                     outputs += core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
                 case .text(let connection, _):
                     // What a connection sends after the server closed it is not read: the close was
                     // the last word (one refusal, not one per message still in flight).
-                    guard outboxes[connection] != nil, let message else { continue }
+                    guard outboxes[connection] != nil, !closing.contains(connection), let message else { continue }
                     let (received, commandID) = receive(message, on: connection, at: now)
                     outputs += received
                     if let commandID { commandIDs.append(commandID) }
@@ -125,7 +130,7 @@ extension GroupServer {
                     metrics.sent(message)
                     outbox.yield(.text(ServiceWire.encode(message)))
                 case .close(let connection, let code, let reason):
-                    outboxes[connection]?.yield(.close(code, reason))
+                    outboxes.removeValue(forKey: connection)?.yield(.close(code, reason))
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
                 case .participantReport(_, _, let skew, let roundTrip):
