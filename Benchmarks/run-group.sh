@@ -20,8 +20,7 @@
 # namespaces, veths, iptables); without root they are skipped, with a message. Settings
 # (environment): LOAD_CONNECTIONS (2000), LOAD_GROUP (10), LOAD_ROUNDS (70), LOAD_STAGGER (100ms:
 # a round's sends spread over this; 0 sends all at once), WRK_CONNECTIONS (50), WRK_DURATION (10s:
-# each run of wrk alone), WRK_BESIDE (30s: the run beside the second pass, which must outlast its
-# rounds), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
+# each run of wrk alone), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
 # goes to stderr, the table to stdout. Every process started here is stopped on exit, and the
 # namespaces are removed.
 set -euo pipefail
@@ -51,7 +50,6 @@ load_rounds="${LOAD_ROUNDS:-70}"
 load_stagger="${LOAD_STAGGER:-100ms}"
 wrk_connections="${WRK_CONNECTIONS:-50}"
 wrk_duration="${WRK_DURATION:-10s}"
-wrk_beside="${WRK_BESIDE:-30s}"
 prefix=gbench
 
 say() { printf '%s\n' "$*" >&2; }
@@ -265,17 +263,21 @@ for line in open(sys.argv[1]):
 ' "$work/sessions.jsonl" >"$work/tokens.txt"
     (($(wc -l <"$work/tokens.txt") == sessions)) || fail "made $(wc -l <"$work/tokens.txt") sessions of $sessions"
 
-    # wrk_run NAME DURATION: one wrk run on the segment; writes "req/s MB/s p99_ms origin_us_per_request
-    # server_cores wsload_cores" to $work/NAME (the CPU of the origin per request, and the cores
-    # the group server and wsload used meanwhile, when they run).
-    wrk_run() {
-        local output="$work/wrk-$1.txt" origin_before serve_before wsload_before started_ns
-        origin_before="$(cpu_seconds "$load_origin_pid")"
-        serve_before="$(cpu_seconds "$load_serve_pid")"
-        wsload_before="$(cpu_seconds "${wsload_pid:-0}")"
-        started_ns="$(now_ns)"
-        wrk -t1 -c"$wrk_connections" -d"$2" --latency "$segment_url" >"$output" || fail "wrk failed: $(cat "$output")"
-        echo "cpu $(((($(now_ns) - started_ns)) / 1000000)) $origin_before $(cpu_seconds "$load_origin_pid") $serve_before $(cpu_seconds "$load_serve_pid") $wsload_before $(cpu_seconds "${wsload_pid:-0}")" >>"$output"
+    # wrk_begin NAME DURATION starts wrk on the segment in the background (pid in $wrk_pid);
+    # wrk_end NAME [stop] waits for it (with stop: interrupts it first; wrk then reports what it
+    # did so far) and writes "req/s MB/s p99_ms origin_us_per_request server_cores" to $work/NAME:
+    # the origin's CPU per request and the cores the group server used meanwhile.
+    wrk_begin() {
+        echo "$(now_ns) $(cpu_seconds "$load_origin_pid") $(cpu_seconds "$load_serve_pid")" >"$work/wrk-$1.before"
+        wrk -t1 -c"$wrk_connections" -d"$2" --latency "$segment_url" >"$work/wrk-$1.txt" &
+        wrk_pid=$!
+    }
+    wrk_end() {
+        local output="$work/wrk-$1.txt" started_ns origin_before serve_before
+        [[ ${2:-} == stop ]] && kill -INT "$wrk_pid" 2>/dev/null
+        wait "$wrk_pid" || fail "wrk failed: $(cat "$output")"
+        read -r started_ns origin_before serve_before <"$work/wrk-$1.before"
+        echo "cpu $((($(now_ns) - started_ns) / 1000000)) $origin_before $(cpu_seconds "$load_origin_pid") $serve_before $(cpu_seconds "$load_serve_pid")" >>"$output"
         python3 - "$output" >"$work/$1" <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
@@ -288,7 +290,7 @@ errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)",
 if errors:
     sys.exit(f"wrk saw {errors} errors:\n{text}")
 requests = int(re.search(r"(\d+) requests in", text).group(1))
-cpu = re.search(r"^cpu (\d+) (\S+) (\S+) (\S+) (\S+) (\S+) (\S+)$", text, re.M)
+cpu = re.search(r"^cpu (\d+) (\S+) (\S+) (\S+) (\S+)$", text, re.M)
 wall = int(cpu.group(1)) / 1000
 def used(before, after):
     try:
@@ -296,14 +298,15 @@ def used(before, after):
     except ValueError:
         return float("nan")
 origin_us = (float(cpu.group(3)) - float(cpu.group(2))) * 1e6 / requests
-print(f"{rps:.0f} {mb:.1f} {p99_ms:.2f} {origin_us:.1f} {used(cpu.group(4), cpu.group(5)):.2f} {used(cpu.group(6), cpu.group(7)):.2f}")
+print(f"{rps:.0f} {mb:.1f} {p99_ms:.2f} {origin_us:.1f} {used(cpu.group(4), cpu.group(5)):.2f}")
 EOF
         [[ -s $work/$1 ]] || fail "no figures from wrk ($1)"
     }
 
     say "== HTTP throughput alone (wrk -t1 -c$wrk_connections -d$wrk_duration on the segment; warm-up 2 s)"
     wrk -t1 -c"$wrk_connections" -d2s "$segment_url" >/dev/null
-    wrk_run alone-0 "$wrk_duration"
+    wrk_begin alone-0 "$wrk_duration"
+    wrk_end alone-0
     say "   alone: $(cat "$work/alone-0") (req/s MB/s p99_ms origin_us/request; load average $(loadavg))"
 
     hello='{"type":"hello","protocol":1,"token":"{v}","name":"w{i}"}'
@@ -313,7 +316,7 @@ EOF
         if ((pass == 1)); then
             say "== pass 1: $load_connections participants in $sessions sessions (wsload), rounds staggered over $load_stagger"
         else
-            say "== pass 2: the same, with wrk on the origin (-d$wrk_beside) from when all have joined until after the last round"
+            say "== pass 2: the same, with wrk on the origin from when all have joined until wsload ends"
         fi
         serve_cpu_before="$(cpu_seconds "$load_serve_pid")"
         start "wsload-$pass" /usr/bin/time -f "%e %U %S" -o "$work/wsload-$pass.time" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
@@ -330,21 +333,21 @@ EOF
                 sleep 0.1
             done
             [[ ${present:-0} -ge $load_connections ]] || { cat "$work/wsload-$pass.err" >&2; fail "only ${present:-0} of $load_connections participants joined"; }
-            (wrk_run beside "$wrk_beside") &
-            wrk_job=$!
+            # As long as the pass lasts: wrk is interrupted when wsload ends.
+            wrk_begin beside 600s
         fi
         wait "$wsload_pid" && wsload_status=0 || wsload_status=$?
         if ((pass == 2)); then
-            kill -0 "$wrk_job" 2>/dev/null || say "run-group: wrk ended before the last round: raise WRK_BESIDE or lower LOAD_ROUNDS"
-            wait "$wrk_job" || fail "wrk beside the load failed"
-            say "   beside: $(cat "$work/beside") (req/s MB/s p99_ms origin_us/request, cores of the server and wsload; load average $(loadavg))"
+            wrk_end beside stop
+            say "   beside: $(cat "$work/beside") (req/s MB/s p99_ms origin_us/request, cores of the server; load average $(loadavg))"
         fi
         awk -v a="$serve_cpu_before" -v b="$(cpu_seconds "$load_serve_pid")" 'BEGIN {printf "%.1f\n", b - a}' >"$work/serve-cpu-$pass"
         cp "$work/wsload-$pass.out" "$work/fanout-$pass.json"
         cat "$work/wsload-$pass.err" >&2
         ((wsload_status == 0)) || say "run-group: wsload exited with $wsload_status (connections lost or receipts missed; see the table)"
         wsload_pid=0
-        wrk_run "alone-$pass" "$wrk_duration"
+        wrk_begin "alone-$pass" "$wrk_duration"
+        wrk_end "alone-$pass"
         say "   alone: $(cat "$work/alone-$pass") (load average $(loadavg))"
     done
     curl -fsS "http://127.0.0.1:$serve_port/metrics" >"$work/load-metrics.txt" || true
@@ -391,8 +394,8 @@ if env["skip_chaos"] == "0":
     rows.append(("partition: others' largest jump around the heal", f"{fmt(moved, 1)} ms", "< 20 ms", verdict(moved < 20)))
 if env["skip_load"] == "0":
     def wrk(name):
-        rps, mb, p99, us, serve, wsload = open(os.path.join(work, name)).read().split()
-        return {"rps": float(rps), "mb": float(mb), "p99": float(p99), "us": float(us), "serve": float(serve), "wsload": float(wsload)}
+        rps, mb, p99, us, serve = open(os.path.join(work, name)).read().split()
+        return {"rps": float(rps), "mb": float(mb), "p99": float(p99), "us": float(us), "serve": float(serve)}
     for k, label in ((1, "alone"), (2, "with wrk beside")):
         f = json.load(open(os.path.join(work, f"fanout-{k}.json")))
         serve_cpu = open(os.path.join(work, f"serve-cpu-{k}")).read().strip()
