@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GroupCoordination
 import GroupPlayback
@@ -104,7 +103,7 @@ enum JoinCommand: Subcommand {
         let events = participant.events()
         let outcome = await withInterruption {
             participant.leave()
-        } body: {
+        } _: {
             await withTaskGroup(of: JoinOutcome.self) { group in
                 group.addTask {
                     await participant.run()
@@ -223,23 +222,5 @@ enum JoinCommand: Subcommand {
         }
         parts.append("\(participant.otherParticipants.count) others")
         return parts.joined(separator: " · ")
-    }
-
-    /// Runs `body`; Ctrl-C and SIGTERM call `interrupt` (which should make `body` end).
-    static func withInterruption<T: Sendable>(_ interrupt: @escaping @Sendable () -> Void, body: () async -> T) async -> T {
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: interrupt)
-            source.resume()
-            return source
-        }
-        defer {
-            for (source, number) in zip(signals, [SIGINT, SIGTERM]) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
-        return await body()
     }
 }

@@ -58,23 +58,12 @@ package enum OriginCommand: Subcommand {
         }
         let prepared = try prepare(arguments, io: io, wallClock: systemWallClock)
         // Ctrl-C and SIGTERM start a graceful shutdown; run() returns when it completes.
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                io.writeError("origin: stopping\n")
-                prepared.server.shutdown()
-            }
-            source.resume()
-            return source
+        try await withInterruption({
+            io.writeError("origin: stopping\n")
+            prepared.server.shutdown()
+        }) {
+            try await serve(prepared, io: io)
         }
-        defer {
-            for (source, number) in zip(signals, [SIGINT, SIGTERM]) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
-        try await serve(prepared, io: io)
         return 0
     }
 

@@ -106,7 +106,9 @@ enum PlayCommand: Subcommand {
                                   clockName: "virtual", isVirtual: true)
             player.replaceCurrentItem(with: item)
             player.play()
-            ending = await withInterruption(session) { session.runVirtual(driver: driver) }
+            // Ctrl-C and SIGTERM interrupt the session, not the process: the summary is printed and the
+            // terminal left tidy.
+            ending = await withInterruption(session.interrupt) { session.runVirtual(driver: driver) }
         } else if let speed = options.speed, speed != 1 {
             (session, ending) = await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed, loader: loader,
                                                    options: options, display: display, trace: trace)
@@ -132,28 +134,8 @@ enum PlayCommand: Subcommand {
         player.play()
         // Four redraws per second of host time, but no more than twenty per real second.
         let tick: Duration = speed < 1 ? .milliseconds(250) * speed : max(.milliseconds(250), .milliseconds(50) * speed)
-        let ending = await withInterruption(session) { await session.runRealTime(clock: clock, tick: tick) }
+        let ending = await withInterruption(session.interrupt) { await session.runRealTime(clock: clock, tick: tick) }
         return (session, ending)
-    }
-
-    /// Runs `body` with Ctrl-C and SIGTERM interrupting `session` rather than the process, so that
-    /// the summary is printed and the terminal left tidy.
-    private static func withInterruption(_ session: PlaySession, _ body: () async -> PlaySession.Ending) async -> PlaySession.Ending {
-        let numbers = [SIGINT, SIGTERM]
-        let sources = numbers.map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { session.interrupt() }
-            source.resume()
-            return source
-        }
-        defer {
-            for (source, number) in zip(sources, numbers) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
-        return await body()
     }
 
     /// Prints the summary and the error, if any, and gives the exit status.

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GroupService
 import NetworkIO
@@ -48,29 +47,18 @@ enum ServeCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let server = try prepare(arguments, io: io)
-        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                io.writeError("serve: stopping\n")
-                server.server.shutdown()
+        try await withInterruption({
+            io.writeError("serve: stopping\n")
+            server.server.shutdown()
+        }) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do { try await server.server.run() } catch { throw CommandFailure(message: "cannot serve: \(error)") }
+                }
+                let port = try await server.server.listeningPort()
+                io.writeError(server.banner(port: port))
+                try await group.waitForAll()
             }
-            source.resume()
-            return source
-        }
-        defer {
-            for (source, number) in zip(signals, [SIGINT, SIGTERM]) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do { try await server.server.run() } catch { throw CommandFailure(message: "cannot serve: \(error)") }
-            }
-            let port = try await server.server.listeningPort()
-            io.writeError(server.banner(port: port))
-            try await group.waitForAll()
         }
         return 0
     }
