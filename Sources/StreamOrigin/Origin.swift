@@ -20,6 +20,7 @@ import MediaTime
 /// | `/ads/media/<ad>/index.m3u8` | an ad's VOD media playlist |
 /// | `/ads/media/<ad>/<n>.ts` | segment n of an ad |
 /// | `/media/content/<n>.ts`, `/media/content/<n>-<m>.ts` | content chunk n (or chunks n to m) of the endless loop |
+/// | `/media/content/<n>.cut<k>.ts`, `/media/content/<n>-<m>.cut<k>.ts` | the same, the last chunk cut before its keyframe k (a VOD's shorter last segment) |
 public struct Origin: Sendable {
     /// What is served.
     public let configuration: OriginConfiguration
