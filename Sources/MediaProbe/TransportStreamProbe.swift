@@ -6,7 +6,7 @@ import MediaTime
 /// The duration of a stream in a segment is the span of its time stamps plus one frame (the
 /// smallest step between consecutive time stamps); the segment's duration is that of its video
 /// stream when it has one, else of its first audio stream. Time stamps wrap at 2³³ and are
-/// unwrapped.
+/// unwrapped. The video's keyframes are found too (where a segment can be cut).
 public enum TransportStreamProbe {
     /// The 90 kHz clock of PES time stamps.
     public static let timescale: Int32 = 90_000
@@ -125,6 +125,7 @@ public enum TransportStreamProbe {
         }
         guard !order.isEmpty else { throw MediaProbeError(message: "no PAT/PMT found: cannot tell the elementary streams apart") }
         let streams = order.indices.map { stream in
+            // Unwrapped together, so that both lists are unwrapped against the same first time stamp.
             let unwrapped = unwrap(times[stream] + randomAccess[stream])
             return Stream(pid: order[stream], streamType: types[stream], presentationTimes: Array(unwrapped.prefix(times[stream].count)),
                           lastPacketDuration: lastPacket[stream].flatMap(adtsDuration),
