@@ -123,6 +123,48 @@ struct CutMediaTests {
         #expect(after.firstPresentationTime == previousEnd % (1 << 33))
     }
 
+    @Test("audio that leads the video in the multiplex is dropped from its first PES packet at or past the cut, and its counters still run on")
+    func audioLeadingVideo() throws {
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: mediaDirectory + "/content/seg-007.ts")))
+        let measured = try TransportStreamProbe.streams(in: original)
+        let video = try #require(measured.first { $0.isVideo })
+        let audioPID = try #require(measured.first { $0.isAudio }).pid
+        // Move every audio time stamp 1.5 s later: the audio packets now carry sound 1.5 s ahead
+        // of the video they are multiplexed with.
+        var bytes = original
+        var offset = 0
+        while offset + 188 <= bytes.count {
+            let pid = Int(bytes[offset + 1] & 0x1F) << 8 | Int(bytes[offset + 2])
+            if pid == audioPID, bytes[offset + 1] & 0x40 != 0 {
+                let payload = offset + 4 + ((bytes[offset + 3] >> 4) & 0x3 >= 2 ? 1 + Int(bytes[offset + 4]) : 0)
+                let p = payload + 9
+                var pts = Int64(bytes[p] >> 1 & 0x07) << 30 | Int64(bytes[p + 1]) << 22 | Int64(bytes[p + 2] >> 1) << 15
+                    | Int64(bytes[p + 3]) << 7 | Int64(bytes[p + 4] >> 1)
+                pts += 135_000
+                bytes[p] = (bytes[p] & 0xF1) | UInt8((pts >> 29) & 0x0E)
+                bytes[p + 1] = UInt8((pts >> 22) & 0xFF)
+                bytes[p + 2] = (bytes[p + 2] & 0x01) | UInt8((pts >> 14) & 0xFE)
+                bytes[p + 3] = UInt8((pts >> 7) & 0xFF)
+                bytes[p + 4] = (bytes[p + 4] & 0x01) | UInt8((pts << 1) & 0xFE)
+            }
+            offset += 188
+        }
+        let first = try #require(video.firstPresentationTime)
+        let chunk = MediaLibrary.Chunk(name: "seg-007.ts", duration: seconds(4), firstPresentationTime: first,
+                                       keyframeOffsets: [0, 1, 2, 3].map(seconds), bytes: bytes)
+        let cut = try #require(chunk.cut(beforeKeyframe: 2))
+        #expect(cut.duration == seconds(2))
+        #expect(cut.keyframeOffsets == [seconds(0), seconds(1)])
+        _ = Self.checkWellFormed(cut.bytes, "cut with leading audio")
+        #expect(try TransportStreamProbe.duration(of: cut.bytes) == seconds(2))
+        let audio = try #require(try TransportStreamProbe.streams(in: cut.bytes).first { $0.isAudio })
+        let cutAt = first + 2 * 90_000
+        #expect(!audio.presentationTimes.isEmpty && audio.presentationTimes.allSatisfy { $0 < cutAt })
+        let leading = try #require(try TransportStreamProbe.streams(in: bytes).first { $0.isAudio })
+        #expect(audio.presentationTimes == leading.presentationTimes.filter { $0 < cutAt }, "every audio PES before the cut is kept")
+        #expect(chunk.cut(beforeKeyframe: 4) == nil && chunk.cut(beforeKeyframe: 0) == nil)
+    }
+
     @Test("stitched mode: a post-roll after a short last segment follows its real end")
     func postRollAfterShortSegment() throws {
         let origin = try Self.vod(length: "30", mode: "stitched", ads: #"[{"id": "a", "media": "ads/ad-5s"}]"#, pod: #"["a"]"#,
