@@ -46,7 +46,8 @@ public final class Player: Sendable {
         case resume(CheckedContinuation<Bool, Never>, Bool)
         case yield(AsyncStream<MediaTime>.Continuation, MediaTime)
         case deliver(PlayerEvent, [@Sendable (PlayerEvent) -> Void], [AsyncStream<PlayerEvent>.Continuation])
-        case publish(PlayerState, [AsyncStream<PlayerState>.Continuation])
+        // Boxed: a state is large, and every effect in the outbox is as large as the largest case.
+        indirect case publish(PlayerState, [AsyncStream<PlayerState>.Continuation])
     }
 
     private let locked: Mutex<State>
