@@ -140,7 +140,7 @@ public final class PlayerPlaybackCoordinator: Sendable {
         var isRunning = false
         /// What the last job asked for that calls out, performed after the lock is let go.
         var outbox: [Effect] = []
-        /// Rounds of ``PlayerPlaybackCoordinator/settleRound(_:at:player:)`` since the last input.
+        /// How many times settling has asked the driver again since the last input (at most 4).
         var settleRounds = 0
     }
 
