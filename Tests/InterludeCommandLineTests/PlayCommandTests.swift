@@ -4,9 +4,7 @@ import HLSPlaylist
 import InterludeCommandLine
 import MediaTime
 import PlayerEngine
-import Synchronization
 import Testing
-import VirtualTime
 
 /// A VOD of six 4 s segments with three breaks, each playing `ad.m3u8` (two 3 s segments): a
 /// pre-roll that resumes where it started, a point break at 8 s skippable after 2 s, and a 6 s
@@ -402,36 +400,5 @@ extension PlayCommandTests {
             #expect(inBreak.lines(width: 200)[1] == "in a break · primary 0:10.0 · break \"point\" 0:02.0 / 0:05.0, skippable · host 0:12.0 (virtual)")
             #expect(inBreak.lines(width: 40).allSatisfy { $0.count < 40 }, "lines never wrap")
         }
-
-        @Test("--speed's clock runs its multiple of the base clock, and sleepers wake when it has run far enough")
-        func scaledClock() {
-            let base = ManualClock()
-            let executor = ManualTaskExecutor()
-            let clock = ScaledClock(base: base, speed: 4)
-            let woke = Flag()
-            let task = Task(executorPreference: executor) {
-                try? await clock.sleep(for: .seconds(8))
-                woke.set()
-            }
-            executor.runUntilIdle()
-            base.advance(by: .seconds(1))
-            executor.runUntilIdle()
-            #expect(clock.now.offset == .seconds(4))
-            #expect(!woke.isSet)
-            base.advance(by: .milliseconds(999))
-            executor.runUntilIdle()
-            #expect(!woke.isSet, "7.996 s of the 8 s asked for")
-            base.advance(by: .milliseconds(1))
-            executor.runUntilIdle()
-            #expect(woke.isSet)
-            task.cancel()
-        }
     }
-}
-
-/// A flag set from a task.
-private final class Flag: Sendable {
-    private let value = Atomic(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
 }
