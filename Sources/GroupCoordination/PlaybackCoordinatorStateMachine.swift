@@ -790,8 +790,10 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         guard suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
         if let hold = expectedHold(at: groupTime) {
             if hold.isHolding(at: groupTime) { return [] }
-            if !(mapping.coordinatedTime(for: position) < hold.time) {
+            let past = GroupTimeArithmetic.difference(mapping.coordinatedTime(for: position), hold.time)
+            if !past.isNegative, past <= GroupTimeArithmetic.advance(hold.release - hold.reach, rate: timeline.rate) {
                 // Ahead of the group, the player got to the others' break first: it holds there now.
+                // (Further past it, the player was moved there, by a seek the group hears of next.)
                 reachedAhead = (hold.time, state.timestamp)
                 return follow(at: groupTime, originator: nil)
             }

@@ -128,6 +128,28 @@ import Testing
         }
     }
 
+    @Test("a premium participant whose player runs a little ahead holds at the others' break as soon as her player gets there")
+    func premiumAheadHoldsOnArrival() {
+        var group = trio(policy: [.playingInterstitial])
+        // 100 ppm fast: her player is 6 ms ahead of the group when it gets to the break.
+        group.players["alice"]!.clockRate = 1.0001
+        group.run(until: .milliseconds(61_295))
+        let arrived = group.position("alice")
+        #expect(arrived > t(60) && arrived < t("60.001"))
+        // Her player reports the break's boundary (her own empty break there, or an observation).
+        group.perform("alice") { $0.observeBreakBoundary(.item(arrived), at: $1) }
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        group.run(until: .milliseconds(61_500))
+        #expect(group.isWaiting("alice") && group.position("alice") == t(60))
+        #expect(group.blockers("alice") == ["bob", "charlie"])
+        // A position further past the break is a seek the group hears of next, not an arrival.
+        var seeker = trio(policy: [.playingInterstitial])
+        seeker.run(until: .milliseconds(50_000))
+        seeker.perform("alice") { $0.observeBreakBoundary(.item(t(100)), at: $1) }
+        #expect(!seeker.isWaiting("alice"))
+    }
+
     @Test("a premium participant held at a break for others' ads goes on with the group when no report that they play them comes within the bound")
     func premiumHoldIsBounded() {
         var group = trio(policy: [.playingInterstitial])
