@@ -749,6 +749,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// Where the local player is at a group time. Entering a stitched ad or a break whose content
     /// may vary begins a `playingInterstitial` suspension that holds the group at the break's
     /// start if the policy says so; leaving it ends the suspension (the player rejoins the group).
+    /// An interstitial whose assets are not known yet, or that has none, begins nothing: report the
+    /// position again when its first asset starts. A player that gets to a break where others
+    /// play ads before the group does holds there (see ``Configuration/expectedWaitHoldLimit``).
     /// Otherwise the offset from the group's expected position is measured and corrected.
     public mutating func observeLocalPlayback(_ position: PlaybackPosition, at groupTime: Duration) -> [Action] {
         observeLocalPlayback(position, correctingDrift: true, at: groupTime)
