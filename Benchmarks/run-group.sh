@@ -12,7 +12,9 @@
 #      `interlude serve`; each round one member of every session sends a message that the server
 #      sequences, commits and fans out to the other 9 (fan-out latency); a first pass alone, a
 #      second with wrk on a media segment of the origin all through it; the origin's HTTP
-#      throughput then, next to wrk runs alone before and after each pass.
+#      throughput then, next to wrk runs alone before and after each pass; a third pass with h2load
+#      offering the origin a fixed rate (a fraction of what it serves alone) and the same rate
+#      offered with the origin alone: what it serves and how fast, with and without the load.
 #
 #   Benchmarks/run-group.sh [--minutes N] [--skip-load] [--skip-chaos]
 #
@@ -20,7 +22,8 @@
 # namespaces, veths, iptables); without root they are skipped, with a message. Settings
 # (environment): LOAD_CONNECTIONS (2000), LOAD_GROUP (10), LOAD_ROUNDS (70), LOAD_STAGGER (100ms:
 # a round's sends spread over this; 0 sends all at once), WRK_CONNECTIONS (50), WRK_DURATION (10s:
-# each run of wrk alone), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
+# each run of wrk alone), FIXED_FRACTION (0.5: the fixed rate as a fraction of the origin's mean
+# throughput alone), FIXED_DURATION (10: seconds of each fixed-rate run), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
 # goes to stderr, the table to stdout. Every process started here is stopped on exit, and the
 # namespaces are removed.
 set -euo pipefail
@@ -50,6 +53,10 @@ load_rounds="${LOAD_ROUNDS:-70}"
 load_stagger="${LOAD_STAGGER:-100ms}"
 wrk_connections="${WRK_CONNECTIONS:-50}"
 wrk_duration="${WRK_DURATION:-10s}"
+fixed_fraction="${FIXED_FRACTION:-0.5}"
+fixed_duration="${FIXED_DURATION:-10}"
+[[ $fixed_duration =~ ^[0-9]+$ ]] && ((fixed_duration >= 2 && fixed_duration <= 60)) || { echo "run-group: FIXED_DURATION must be 2 to 60 (seconds)" >&2; exit 64; }
+python3 -c 'import sys; f = float(sys.argv[1]); sys.exit(0 if 0 < f <= 1 else 1)' "$fixed_fraction" 2>/dev/null || { echo "run-group: FIXED_FRACTION must be a number in (0, 1]" >&2; exit 64; }
 prefix=gbench
 
 say() { printf '%s\n' "$*" >&2; }
@@ -227,6 +234,7 @@ fi
 # 3: load on loopback.
 if ((!skip_load)); then
     command -v wrk >/dev/null || fail "wrk not found (scripts/bootstrap --bench installs it)"
+    command -v h2load >/dev/null || fail "h2load not found (scripts/bootstrap --bench installs it)"
     wanted_files=$((load_connections * 2 + 4000))
     if (($(ulimit -n) < wanted_files)); then
         ulimit -n "$wanted_files" 2>/dev/null || fail "cannot raise the open-file limit to $wanted_files (hard limit $(ulimit -Hn))"
@@ -303,6 +311,49 @@ EOF
         [[ -s $work/$1 ]] || fail "no figures from wrk ($1)"
     }
 
+    # fixed_begin NAME RATE starts h2load in the background (pid in $fixed_pid): RATE requests a
+    # second on the segment, over $wrk_connections HTTP/1.1 connections each sending RATE /
+    # connections a second on its own timer (open loop: a slow answer does not slow the offer), for
+    # $fixed_duration s, every request logged. fixed_end NAME waits for it and writes
+    # "offered served_rps p50_ms p99_ms origin_us_per_request server_cores failed" to $work/NAME.
+    fixed_begin() {
+        local per_connection=$(($2 / wrk_connections))
+        ((per_connection >= 1)) || fail "a fixed rate of $2 req/s is less than one a second per connection"
+        echo "$(now_ns) $(cpu_seconds "$load_origin_pid") $(cpu_seconds "$load_serve_pid") $((per_connection * wrk_connections))" >"$work/fixed-$1.before"
+        h2load --h1 -t1 -c"$wrk_connections" --rps="$per_connection" -D "$fixed_duration" --log-file "$work/fixed-$1.log" \
+            "$segment_url" >"$work/fixed-$1.txt" 2>&1 &
+        fixed_pid=$!
+    }
+    fixed_end() {
+        local output="$work/fixed-$1.txt" started_ns origin_before serve_before offered
+        wait "$fixed_pid" || fail "h2load failed: $(tail -5 "$output")"
+        read -r started_ns origin_before serve_before offered <"$work/fixed-$1.before"
+        echo "cpu $((($(now_ns) - started_ns) / 1000000)) $origin_before $(cpu_seconds "$load_origin_pid") $serve_before $(cpu_seconds "$load_serve_pid") $offered" >>"$output"
+        python3 - "$output" "$work/fixed-$1.log" "$fixed_duration" >"$work/$1" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+done = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout", text)
+if not done:
+    sys.exit(f"no figures from h2load:\n{text}")
+succeeded = int(done.group(4))
+failed = int(done.group(5)) + int(done.group(6)) + int(done.group(7))
+times = sorted(int(line.split("\t")[2]) for line in open(sys.argv[2]) if line.count("\t") == 2 and line.split("\t")[1] == "200")
+if not times:
+    sys.exit("h2load logged no successful request")
+pick = lambda q: times[min(len(times) - 1, int(q * len(times)))] / 1000
+cpu = re.search(r"^cpu (\d+) (\S+) (\S+) (\S+) (\S+) (\d+)$", text, re.M)
+wall = int(cpu.group(1)) / 1000
+def used(before, after):
+    try:
+        return (float(after) - float(before)) / wall
+    except ValueError:
+        return float("nan")
+origin_us = (float(cpu.group(3)) - float(cpu.group(2))) * 1e6 / max(1, succeeded)
+print(f"{cpu.group(6)} {succeeded / float(sys.argv[3]):.0f} {pick(0.5):.2f} {pick(0.99):.2f} {origin_us:.1f} {used(cpu.group(4), cpu.group(5)):.2f} {failed}")
+EOF
+        [[ -s $work/$1 ]] || fail "no figures from h2load ($1)"
+    }
+
     say "== HTTP throughput alone (wrk -t1 -c$wrk_connections -d$wrk_duration on the segment; warm-up 2 s)"
     wrk -t1 -c"$wrk_connections" -d2s "$segment_url" >/dev/null
     wrk_begin alone-0 "$wrk_duration"
@@ -311,12 +362,25 @@ EOF
 
     hello='{"type":"hello","protocol":1,"token":"{v}","name":"w{i}"}'
     send='{"type":"custom","id":"b{r}","messageType":"bench.fanout","body":{"round":"{g}-{r}"}}'
-    # Pass 1: the participants alone. Pass 2: the same with wrk on the origin all through it.
-    for pass in 1 2; do
+    # Pass 1: the participants alone. Pass 2: the same with wrk on the origin all through it. Pass
+    # 3: the same with h2load offering the origin a fixed rate, after the same rate offered alone.
+    for pass in 1 2 3; do
         if ((pass == 1)); then
             say "== pass 1: $load_connections participants in $sessions sessions (wsload), rounds staggered over $load_stagger"
-        else
+        elif ((pass == 2)); then
             say "== pass 2: the same, with wrk on the origin from when all have joined until wsload ends"
+        else
+            fixed_rate="$(python3 -c '
+import sys
+rates = [float(open(f).read().split()[0]) for f in sys.argv[3:]]
+per = max(1, round(sum(rates) / len(rates) * float(sys.argv[1]) / int(sys.argv[2])))
+print(per * int(sys.argv[2]))
+' "$fixed_fraction" "$wrk_connections" "$work"/alone-[0-2])"
+            say "== the origin alone at a fixed $fixed_rate req/s (h2load, $wrk_connections connections, ${fixed_duration} s)"
+            fixed_begin fixed-alone "$fixed_rate"
+            fixed_end fixed-alone
+            say "   alone: $(cat "$work/fixed-alone") (offered served_rps p50_ms p99_ms origin_us/request server_cores failed)"
+            say "== pass 3: the participants again, with h2load at $fixed_rate req/s from when all have joined"
         fi
         serve_cpu_before="$(cpu_seconds "$load_serve_pid")"
         start "wsload-$pass" /usr/bin/time -f "%e %U %S" -o "$work/wsload-$pass.time" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
@@ -324,8 +388,9 @@ EOF
             -send "$send" -expect '"round":"{g}-{r}"' -rounds "$load_rounds" -gap 200ms -stagger "$load_stagger" -settle 2s \
             -deadline 300s -format json
         wsload_pid=$started
-        if ((pass == 2)); then
-            # wrk starts once every participant is present (wsload then settles 2 s before round 0).
+        if ((pass >= 2)); then
+            # The HTTP load starts once every participant is present (wsload then settles 2 s
+            # before round 0).
             for _ in $(seq 1200); do
                 present="$(curl -fsS "http://127.0.0.1:$serve_port/metrics" 2>/dev/null | awk '$1 == "interlude_group_participants" {print $2}')"
                 [[ ${present:-0} -ge $load_connections ]] && break
@@ -333,8 +398,16 @@ EOF
                 sleep 0.1
             done
             [[ ${present:-0} -ge $load_connections ]] || { cat "$work/wsload-$pass.err" >&2; fail "only ${present:-0} of $load_connections participants joined"; }
-            # As long as the pass lasts: wrk is interrupted when wsload ends.
-            wrk_begin beside 600s
+            if ((pass == 2)); then
+                # As long as the pass lasts: wrk is interrupted when wsload ends.
+                wrk_begin beside 600s
+            else
+                # For $fixed_duration s, which must end before wsload does (checked).
+                fixed_begin fixed-beside "$fixed_rate"
+                fixed_end fixed-beside
+                if kill -0 "$wsload_pid" 2>/dev/null; then echo yes; else echo no; fi >"$work/fixed-overlap"
+                say "   beside: $(cat "$work/fixed-beside") (load still running when it ended: $(cat "$work/fixed-overlap"); load average $(loadavg))"
+            fi
         fi
         wait "$wsload_pid" && wsload_status=0 || wsload_status=$?
         if ((pass == 2)); then
@@ -346,9 +419,11 @@ EOF
         cat "$work/wsload-$pass.err" >&2
         ((wsload_status == 0)) || say "run-group: wsload exited with $wsload_status (connections lost or receipts missed; see the table)"
         wsload_pid=0
-        wrk_begin "alone-$pass" "$wrk_duration"
-        wrk_end "alone-$pass"
-        say "   alone: $(cat "$work/alone-$pass") (load average $(loadavg))"
+        if ((pass <= 2)); then
+            wrk_begin "alone-$pass" "$wrk_duration"
+            wrk_end "alone-$pass"
+            say "   alone: $(cat "$work/alone-$pass") (load average $(loadavg))"
+        fi
     done
     curl -fsS "http://127.0.0.1:$serve_port/metrics" >"$work/load-metrics.txt" || true
     stop "$load_serve_pid"
@@ -396,7 +471,7 @@ if env["skip_load"] == "0":
     def wrk(name):
         rps, mb, p99, us, serve = open(os.path.join(work, name)).read().split()
         return {"rps": float(rps), "mb": float(mb), "p99": float(p99), "us": float(us), "serve": float(serve)}
-    for k, label in ((1, "alone"), (2, "with wrk beside")):
+    for k, label in ((1, "alone"), (2, "with wrk beside"), (3, "with h2load beside")):
         f = json.load(open(os.path.join(work, f"fanout-{k}.json")))
         serve_cpu = open(os.path.join(work, f"serve-cpu-{k}")).read().strip()
         rows.append((f"fan-out, {f['opened']} in {f['groups']} sessions, {label}: p50 / p95 / p99 / max",
@@ -419,6 +494,20 @@ if env["skip_load"] == "0":
                  f"{alone_us:.1f} / {beside['us']:.1f} us: {beside['us'] / alone_us:.2f}", "", ""))
     wall, user, system = (float(v) for v in open(os.path.join(work, "wsload-2.time")).read().split()[-3:])
     rows.append(("cores used beside wrk: server, wsload", f"{beside['serve']:.2f}, {(user + system) / wall:.2f} (of 2, with wrk and the origin)", "", ""))
+    def fixed(name):
+        offered, served, p50, p99, us, serve, failed = open(os.path.join(work, name)).read().split()
+        return {"offered": int(offered), "served": float(served), "p50": float(p50), "p99": float(p99), "us": float(us),
+                "serve": float(serve), "failed": int(failed)}
+    fa, fb = fixed("fixed-alone"), fixed("fixed-beside")
+    overlap = open(os.path.join(work, "fixed-overlap")).read().strip() == "yes"
+    rows.append((f"origin at a fixed {fa['offered']} req/s ({fa['offered'] / alone_rps:.2f} of alone), served alone / beside",
+                 f"{fa['served']:.0f} / {fb['served']:.0f} req/s: {fb['served'] / fa['served']:.2f}; failed {fa['failed']} / {fb['failed']}"
+                 + ("" if overlap else " (the load ended first)"),
+                 ">= 0.90", verdict(fb["served"] / fa["served"] >= 0.9 and fb["failed"] == 0 and overlap)))
+    rows.append(("  request time p50 / p99, alone; beside the load",
+                 f"{fa['p50']:.2f} / {fa['p99']:.2f}; {fb['p50']:.2f} / {fb['p99']:.2f} ms", "", ""))
+    rows.append(("  origin CPU per request, alone / beside; server cores beside",
+                 f"{fa['us']:.1f} / {fb['us']:.1f} us: {fb['us'] / fa['us']:.2f}; {fb['serve']:.2f}", "", ""))
 width = max(len(r[0]) for r in rows)
 vwidth = max(len(r[1]) for r in rows)
 print(f"load average {env['load_before']} before, {env['load_after']} after")

@@ -134,7 +134,7 @@ enum TimelineCommand: Subcommand {
             throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         for diagnostic in result.diagnostics where diagnostic.severity == .error {
-            io.writeError("warning: " + TerminalText.escaped("\(location): \(diagnostic)") + "\n")
+            io.writeError("warning: " + TerminalText.escaped("\(location): \(diagnostic.locatedMessage); read tolerantly") + "\n")
         }
         guard case .media(let playlist) = result.playlist else {
             throw CommandFailure(message: "\(location) is a multivariant playlist; give one of its media playlists")

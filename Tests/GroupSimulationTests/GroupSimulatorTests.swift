@@ -145,6 +145,19 @@ struct GroupSimulatorTests {
         #expect(report.skew.steadyPercentiles.p95 < 40)
     }
 
+    @Test("a 58 s film (its last segment 2 s) with a 7 s ad cut from the 10 s one: both see the film end at 58 s, the ad lasts 7 s, the group waits 7 s for it")
+    func shortFilmWithShortAd() throws {
+        let report = try SimulationFixtures.run(scenario: "short-film-waits-for-a-7s-ad")
+        let alice = report.participant("alice"), bob = report.participant("bob")
+        #expect(report.participants.allSatisfy { $0.finalPosition == 58 })
+        #expect(abs(bob.inBreaks.seconds - 7) < 0.2)
+        #expect(alice.inBreaks == .zero)
+        let aliceWaits = alice.waits.filter { $0.length >= .seconds(1) }
+        #expect(aliceWaits.count == 1 && aliceWaits.allSatisfy { abs($0.length.seconds - 7.3) < 0.5 }, "\(aliceWaits.map(\.length))")
+        #expect(aliceWaits.map(\.told) == [7])
+        #expect(alice.skipped < 0.5 && bob.skipped < 0.5)
+    }
+
     @Test("a play before the session is ready is noted in the report")
     func playBeforeReady() throws {
         let report = try SimulationFixtures.run(json: """

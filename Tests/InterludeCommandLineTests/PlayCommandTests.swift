@@ -215,6 +215,23 @@ struct PlayCommandTests {
         ])
     }
 
+    @Test("--start inside a range break plays that break whole, from its start, after the pre-roll: starting is seeking")
+    func startInsideRangeBreak() async throws {
+        let fixture = try PlayFixture()
+        defer { fixture.remove() }
+        let result = await run("play", "--virtual", "--trace", "-", "--start", "19", fixture.playlist)
+        #expect(result.code == 0)
+        #expect(noticeable(try traceEvents(result.out)) == [
+            "0 currentEvent pre",
+            "6 breakEnded pre completed resumeAt=16",
+            "6 currentEvent range",
+            "12 breakEnded range completed resumeAt=22",
+            "12 currentEvent -",
+            "12 timeJumped to=22 player",
+            "14 playedToEnd",
+        ])
+    }
+
     @Test("a live stream on virtual time needs --duration; with it, it plays to the live edge and stalls there")
     func liveOnVirtualTime() async throws {
         let fixture = try PlayFixture()
