@@ -416,6 +416,29 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         }
     }
 
+    /// How much longer the local participant can expect to wait at `groupTime` for the others'
+    /// breaks, standing at `coordinatedTime` (S1.11: "how long is left"): the latest expected end
+    /// among the playing-interstitial intervals the others reported open (each began with its ad's
+    /// remaining length), so that a participant who joins a wait half-way through is told the half
+    /// that is left; before any such report, the wait the shared ad schedules give for the break
+    /// there (``expectedWaits(from:through:)``). `nil` when neither expects a wait.
+    public func expectedWaitLeft(at groupTime: Duration, standingAt coordinatedTime: MediaTime) -> Duration? {
+        guard suspensionReasonsThatTriggerWaiting.contains(.playingInterstitial), let item = currentItemIdentifier else { return nil }
+        var latestEnd: Duration?
+        for update in remotes.values where update.itemIdentifier == item {
+            for interval in update.waitIntervals where interval.end == nil {
+                guard case .suspension(.playingInterstitial) = interval.cause, let expected = interval.expectedDuration else { continue }
+                let end = interval.start + expected
+                if latestEnd.map({ $0 < end }) ?? true { latestEnd = end }
+            }
+        }
+        if let latestEnd { return max(.zero, latestEnd - groupTime) }
+        let second = MediaTime(seconds: 1)
+        let scheduled = expectedWaits(from: GroupTimeArithmetic.difference(coordinatedTime, second),
+                                      through: GroupTimeArithmetic.sum(coordinatedTime, second)).first
+        return scheduled.map { Duration(rounding: $0.wait) }
+    }
+
     /// The ad schedule other participants shared, by participant.
     public var adSchedules: [CoordinatedPlaybackParticipant.ID: AdSchedule] { schedules }
 

@@ -634,11 +634,15 @@ public struct GroupSimulator: ~Copyable {
                 if let last = participant.stats.waits.last, last.start + last.length + sampleInterval >= now {
                     participant.stats.waits[participant.stats.waits.count - 1].length += sampleInterval
                 } else {
-                    // What the waiter is told is left (S1.11: from the others' shared ad schedules),
-                    // for the break it is waiting at.
+                    // What the waiter is told is left when its wait begins (S1.11: from the others'
+                    // reports and shared ad schedules), for the break it is waiting at.
+                    // Counted from the sample the wait is dated at (the previous one).
+                    let local = participant.clock.localTime(atTrueTime: now - sampleInterval)
                     let told = participant.inPlace { _, driver in
-                        driver.binding.coordinator.expectedWaits(from: MediaTime(seconds: max(0, coordinated - 1), preferredTimescale: 1000) ?? .zero,
-                                                          through: MediaTime(seconds: coordinated + 1, preferredTimescale: 1000) ?? .zero).first?.wait
+                        driver.binding.coordinator.expectedWaitLeft(
+                            at: driver.groupClock.groupTime(atLocalTime: local),
+                            standingAt: MediaTime(seconds: max(0, coordinated), preferredTimescale: 1000) ?? .zero
+                        ).map { MediaTime($0) }
                     }
                     participant.stats.waits.append((now - sampleInterval, sampleInterval, told))
                 }

@@ -103,8 +103,9 @@ public struct SimulationReport: Sendable {
             public var start: Duration
             /// How long it lasted.
             public var length: Duration
-            /// How long the waiter was told the wait would last when it began, in seconds (from the
-            /// others' shared ad schedules; nil when they tell nothing, as for a wait at a seek).
+            /// How long the waiter was told was left when the wait began, in seconds: from the ads
+            /// the others reported playing (what is left of them), or before any report from their
+            /// shared ad schedules; nil when they tell nothing, as for a wait at a seek.
             public var told: Double?
         }
 
