@@ -21,15 +21,18 @@ enum Timeline {
         return line
     }
 
-    /// The schedule of `tags` on the 60 s VOD.
-    static func schedule(_ tags: [String]) throws -> InterstitialSchedule {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD",
-                     "#EXT-X-PROGRAM-DATE-TIME:\(epoch.iso8601String)"]
+    /// The schedule of `tags` on the 60 s VOD, or (`liveFrom`) on a live window of the same ten
+    /// segments whose first starts at that primary time.
+    static func schedule(_ tags: [String], liveFrom: MediaTime? = nil) throws -> InterstitialSchedule {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:6"]
+        if liveFrom == nil { lines.append("#EXT-X-PLAYLIST-TYPE:VOD") }
+        lines.append("#EXT-X-PROGRAM-DATE-TIME:\(epoch.iso8601String)")
         lines += tags
         for index in 0..<10 { lines += ["#EXTINF:6,", "segment\(index).ts"] }
-        lines.append("#EXT-X-ENDLIST")
+        if liveFrom == nil { lines.append("#EXT-X-ENDLIST") }
         let playlist = try MediaPlaylist(parsing: lines.joined(separator: "\n") + "\n")
-        return InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist), events: InterstitialEvent.events(in: playlist).events)
+        return InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist, firstSegmentStart: liveFrom ?? .zero),
+                                    events: InterstitialEvent.events(in: playlist).events)
     }
 
     /// A snapshot of `tags` on the 60 s VOD with playback at `position` (the start by default).

@@ -68,4 +68,16 @@ struct TransportBarTests {
         #expect(!current.allowsSeekingForward)
         #expect(!current.isSkippable)
     }
+
+    @Test("a live window: the bar spans the known window from where it starts, with no end, and the marks in it")
+    func live() throws {
+        let schedule = try Timeline.schedule([Timeline.interstitial("dot", at: "12", "DURATION=5,X-RESUME-OFFSET=0")], liveFrom: time("600"))
+        let bar = TransportBar(snapshot: IntegratedTimeline.Snapshot(schedule: schedule, position: .primary(time("630"))))
+        #expect(bar.isLive)
+        #expect(bar.start == time("600"))
+        #expect(bar.knownDuration == time("60"))
+        #expect(bar.marks.map(\.timelineRange.start) == [time("612")])
+        #expect(bar.text(columns: 20) == "====o=====|---------")
+        #expect(InfoPanel(info: NowPlayingInfo(title: "News", isLiveStream: true), bar: bar).lines == ["News", "live  0:30 into the window"])
+    }
 }
