@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
         .library(name: "HLSInterstitials", targets: ["HLSInterstitials"]),
         .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+        .library(name: "PlayerInterface", targets: ["PlayerInterface"]),
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupCoordination", targets: ["GroupCoordination"]),
         .library(name: "GroupPlayback", targets: ["GroupPlayback"]),
@@ -39,6 +40,9 @@ let package = Package(
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "CLibCurl"],
             swiftSettings: strictSettings
         ),
+        // The player layer's state machines (AVKit's semantics): no player, no I/O, so every UI
+        // (the terminal player, a desktop bridge) drives the same logic.
+        .target(name: "PlayerInterface", dependencies: ["HLSInterstitials", "MediaTime", "CCrypto"], swiftSettings: strictSettings),
         .target(name: "GroupWire", dependencies: ["MediaTime"], swiftSettings: strictSettings),
         .target(name: "GroupCoordination", dependencies: ["GroupWire", "HLSInterstitials", "MediaTime"], swiftSettings: strictSettings),
         .target(
@@ -131,6 +135,11 @@ let package = Package(
             name: "PlayerEngineTests",
             dependencies: ["PlayerEngine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "VirtualTime", "NetworkIO", "StreamOrigin", "TestSupport"],
             exclude: ["Goldens"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PlayerInterfaceTests",
+            dependencies: ["PlayerInterface", "HLSInterstitials", "HLSPlaylist", "MediaTime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
