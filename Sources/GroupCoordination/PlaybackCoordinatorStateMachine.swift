@@ -755,7 +755,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             exitedBreakTime = automaticBreak.coordinatedTime
             return end(automaticBreak.suspension, at: groupTime)
         }
-        if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position) {
+        // A player held in its break while the group is paused is not playing it: it begins when
+        // the group plays (the play command would not reach a suspended participant).
+        if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position),
+            timeline.status(at: groupTime) != .paused
+        {
             let rate = max(lastPlay?.rate ?? state.rate, 1)
             let expected = GroupTimeArithmetic.groupDuration(toAdvance: local.remaining, rate: rate)
             let (suspension, actions) = beginSuspension(
