@@ -243,6 +243,19 @@ import Testing
         #expect(group.coordinators["bob"]!.mapping.position(forCoordinatedTime: t(80)) == .item(t(80)))
     }
 
+    @Test("a live item that has seen more breaks than an ad schedule may list tells the others about the latest")
+    func longLiveSchedule() throws {
+        let ranges = (0..<300).map { MediaTimeRange(start: t(Int64($0) * 60), duration: t(15)) }
+        var group = CoordinatorTestGroup()
+        group.add("alice", item: "live")
+        group.add("bob", item: "live", mapping: CoordinatedTimeMapping(stitchedAdRanges: ranges, stitchedAdPlacement: .replacing))
+        group.run(for: .seconds(1))
+        let schedule = try #require(group.coordinators["alice"]!.adSchedules["bob"])
+        #expect(schedule.entries.count == AdSchedule.maximumEntries)
+        #expect(schedule.entries.last?.coordinatedTime == t(299 * 60))
+        #expect(try AdSchedule(wire: schedule.wire) == schedule, "within the wire's bounds")
+    }
+
     @Test("a participant held inside its pod while the group is paused plays it when the group plays")
     func pausedInsidePod() {
         var group = CoordinatorTestGroup()
