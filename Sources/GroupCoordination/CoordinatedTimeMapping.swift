@@ -32,6 +32,16 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
 
     /// An interstitial break on the item's primary timeline.
     public struct Break: Sendable, Hashable, Codable {
+        /// What is known of what a break plays.
+        public enum Assets: Sendable, Hashable, Codable {
+            /// Not known yet: its asset list is on its way.
+            case pending
+            /// Nothing: an empty asset list (a premium viewer's break) or one that failed.
+            case empty
+            /// Something to play.
+            case present
+        }
+
         /// The interstitial event's identifier (its DATERANGE ID).
         public var eventIdentifier: String
         /// Where primary is left for the break, on the item timeline.
@@ -44,6 +54,10 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         /// Whether participants may see different content in this break (`X-CONTENT-MAY-VARY`,
         /// default true). When false the group plays the break in sync (S2.10).
         public var contentMayVary: Bool
+        /// What is known of its assets. A participant whose break is pending or empty is not
+        /// playing an interstitial there (it is not suspended): it stands at the break's start
+        /// until an asset starts, or goes on with primary.
+        public var assets: Assets
 
         /// A break.
         public init(
@@ -51,13 +65,15 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
             itemTime: MediaTime,
             duration: MediaTime,
             resumptionOffset: MediaTime = .zero,
-            contentMayVary: Bool = true
+            contentMayVary: Bool = true,
+            assets: Assets = .present
         ) {
             self.eventIdentifier = eventIdentifier
             self.itemTime = itemTime
             self.duration = duration
             self.resumptionOffset = resumptionOffset
             self.contentMayVary = contentMayVary
+            self.assets = assets
         }
     }
 
@@ -77,6 +93,9 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         public var coordinatedTime: MediaTime
         /// How much of it is left to play from the position asked about.
         public var remaining: MediaTime
+        /// Whether it has something to play: false for an interstitial whose assets are not known
+        /// yet or that has none (see ``Break/assets``).
+        public var hasContent: Bool = true
     }
 
     /// Ads stitched into the item (ranges on the item timeline), sorted and merged.
@@ -233,7 +252,8 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
             return LocalBreak(
                 kind: .interstitial(eventIdentifier: identifier),
                 coordinatedTime: coordinatedTime(for: position),
-                remaining: MediaTime.max(found.duration - offset, .zero)
+                remaining: MediaTime.max(found.duration - offset, .zero),
+                hasContent: found.assets == .present
             )
         }
     }

@@ -26,6 +26,12 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         /// The longest the group waits at a start for a participant that is not ready (`nil`: as
         /// long as it takes).
         public var readinessWaitLimit: Duration? = .seconds(60)
+        /// Under a waiting policy that waits out interstitials, how long the local player holds at a
+        /// break where the others' shared ad schedules say they play ads and it has none (S1.11),
+        /// before their reports that they are in their ads arrive: it stops exactly where the ads
+        /// begin instead of playing on until the reports come and being put back. Past this bound
+        /// without a report (nobody plays those ads after all), it goes on with the group.
+        public var expectedWaitHoldLimit: Duration = .milliseconds(300)
         /// How much participants' content durations may differ before it is reported (S1.7).
         public var contentDurationTolerance: MediaTime = .zero
         /// Drift-correction thresholds.
@@ -233,6 +239,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     private var suspensions: [CoordinatedPlaybackSuspension] = []
     private var nextSuspensionID = 1
     private var automaticBreak: (suspension: CoordinatedPlaybackSuspension, coordinatedTime: MediaTime)?
+    /// A break of others' where the local player arrived before the group did (it runs a little
+    /// ahead): it holds there from then on (see ``expectedHold(at:)``).
+    private var reachedAhead: (time: MediaTime, timestamp: CoordinationTimestamp)?
     private var exitedBreakTime: MediaTime?
     private var isReady = true
     private var localIntervals: [LocalInterval] = []
@@ -354,6 +363,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// break); call ``advance(to:)`` then.
     public func nextDeadline(after groupTime: Duration) -> Duration? {
         var deadline = timeline?.nextChange(after: groupTime)
+        if let hold = expectedHold(at: groupTime) {
+            // The group reaching the others' break, or the hold's bound.
+            let at = hold.isHolding(at: groupTime) ? hold.release : hold.reach
+            if at > groupTime, deadline.map({ at < $0 }) ?? true { deadline = at }
+        }
         if suspensions.isEmpty, let lastPlay, lastPlay.rate > 0 {
             // When the player reaches the first local break ahead of where it was last started
             // from (and of now). The ranges and breaks are sorted, and the later a break starts
@@ -465,6 +479,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         self.mapping = mapping
         localIntervals.removeAll()
         automaticBreak = nil
+        reachedAhead = nil
         exitedBreakTime = nil
         lastControl = nil
         lastPlay = nil
@@ -734,6 +749,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// Where the local player is at a group time. Entering a stitched ad or a break whose content
     /// may vary begins a `playingInterstitial` suspension that holds the group at the break's
     /// start if the policy says so; leaving it ends the suspension (the player rejoins the group).
+    /// An interstitial whose assets are not known yet, or that has none, begins nothing: report the
+    /// position again when its first asset starts. A player that gets to a break where others
+    /// play ads before the group does holds there (see ``Configuration/expectedWaitHoldLimit``).
     /// Otherwise the offset from the group's expected position is measured and corrected.
     public mutating func observeLocalPlayback(_ position: PlaybackPosition, at groupTime: Duration) -> [Action] {
         observeLocalPlayback(position, correctingDrift: true, at: groupTime)
@@ -760,6 +778,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position),
             timeline.status(at: groupTime) != .paused
         {
+            // Apple's playingInterstitial says the participant is presented with an interstitial
+            // instead of the main content: not yet while its asset list is on its way (a joiner put
+            // at a break), not at all when the list is empty (a premium viewer). Meanwhile it stands
+            // at the break's start, which is no drift; it begins the suspension when an asset starts.
+            guard local.hasContent else { return [] }
             let rate = max(lastPlay?.rate ?? state.rate, 1)
             let expected = GroupTimeArithmetic.groupDuration(toAdvance: local.remaining, rate: rate)
             let (suspension, actions) = beginSuspension(
@@ -771,7 +794,18 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             automaticBreak = (suspension, local.coordinatedTime)
             return actions
         }
-        guard correctingDrift, suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
+        guard suspensions.isEmpty, timeline.status(at: groupTime) == .playing else { return [] }
+        if let hold = expectedHold(at: groupTime) {
+            if hold.isHolding(at: groupTime) { return [] }
+            let past = GroupTimeArithmetic.difference(mapping.coordinatedTime(for: position), hold.time)
+            if !past.isNegative, past <= GroupTimeArithmetic.advance(hold.release - hold.reach, rate: timeline.rate) {
+                // Ahead of the group, the player got to the others' break first: it holds there now.
+                // (Further past it, the player was moved there, by a seek the group hears of next.)
+                reachedAhead = (hold.time, state.timestamp)
+                return follow(at: groupTime, originator: nil)
+            }
+        }
+        guard correctingDrift else { return [] }
         let phase = timeline.phase(at: groupTime)
         guard let anchor = phase.anchorGroupTime, groupTime >= anchor else { return [] }
         let difference = GroupTimeArithmetic.difference(mapping.coordinatedTime(for: position), timeline.time(at: groupTime))
@@ -785,6 +819,63 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             lastControl = nil
             return follow(at: groupTime, originator: nil)
         }
+    }
+
+    /// A break of others' ahead of the local player, or at which it holds.
+    private struct ExpectedHold {
+        /// The break's coordinated time.
+        var time: MediaTime
+        /// When the group reaches it.
+        var reach: Duration
+        /// When the local player stops holding there without the others' reports (the bound).
+        var release: Duration
+        /// Whether the local player got there before the group.
+        var isReachedAhead: Bool
+
+        func isHolding(at groupTime: Duration) -> Bool { (isReachedAhead || reach <= groupTime) && groupTime < release }
+    }
+
+    /// Under a waiting policy that waits out interstitials, the next break in the group's current
+    /// run where others' shared ad schedules have ads and the local participant has none (S1.11):
+    /// the group will wait there as soon as their reports arrive, so the local player holds there
+    /// from the instant the group reaches it (or the player does, running ahead) until then, up to
+    /// ``Configuration/expectedWaitHoldLimit``. `nil` while suspended, paused or waiting, and when
+    /// the run started at or stops before the break (a resume from it, a known wait).
+    ///
+    /// - Complexity: O(n·e) in participants and schedule entries.
+    private func expectedHold(at groupTime: Duration) -> ExpectedHold? {
+        guard suspensions.isEmpty, triggersWaiting(.playingInterstitial), let item = currentItemIdentifier,
+            let state = currentState, state.rate > 0, let timeline, timeline.status(at: groupTime) == .playing
+        else { return nil }
+        let phase = timeline.phase(at: groupTime)
+        guard let anchor = phase.anchorGroupTime else { return nil }
+        var limit = configuration.expectedWaitHoldLimit
+        if let waitLimit = waitLimits[.playingInterstitial] { limit = min(limit, waitLimit) }
+        guard limit > .zero else { return nil }
+        var best: ExpectedHold?
+        for (participant, schedule) in schedules where schedule.itemIdentifier == item && remotes[participant]?.itemIdentifier == item {
+            for entry in schedule.entries where entry.duration > .zero && phase.anchorTime < entry.coordinatedTime {
+                let time = entry.coordinatedTime
+                if let stop = phase.stopTime, !(time < stop) { break }
+                if let best, !(time < best.time) { break }
+                // The local participant's own break there holds it (or a break still loading).
+                guard !hasLocalBreak(at: time) else { continue }
+                let distance = GroupTimeArithmetic.difference(time, phase.anchorTime)
+                let reach = anchor + GroupTimeArithmetic.groupDuration(toAdvance: distance, rate: timeline.rate)
+                let isReachedAhead = reachedAhead.map { $0.time == time && $0.timestamp == state.timestamp } ?? false
+                let release = reach + limit
+                guard groupTime < release else { continue }
+                best = ExpectedHold(time: time, reach: reach, release: release, isReachedAhead: isReachedAhead)
+            }
+        }
+        return best
+    }
+
+    /// Whether the local participant has a break at a coordinated time that it plays (or whose
+    /// assets are on their way).
+    private func hasLocalBreak(at time: MediaTime) -> Bool {
+        if mapping.localBreakSchedule.contains(where: { $0.coordinatedTime == time && $0.duration > .zero }) { return true }
+        return mapping.breaks.contains { $0.contentMayVary && $0.assets == .pending && mapping.coordinatedTime(for: .item($0.itemTime)) == time }
     }
 
     private func isAfterExitedBreak(_ position: PlaybackPosition) -> Bool {
@@ -1042,6 +1133,10 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         let phase = timeline.phase(at: groupTime)
         if timeline.status(at: groupTime) == .waiting {
             return ControlKey(timestamp: state.timestamp, target: .waiting(timeline.time(at: groupTime)))
+        }
+        if let hold = expectedHold(at: groupTime), hold.isHolding(at: groupTime) {
+            // The same key as the wait the others' reports will bring: no second command then.
+            return ControlKey(timestamp: state.timestamp, target: .waiting(hold.time))
         }
         return ControlKey(
             timestamp: state.timestamp,

@@ -29,7 +29,11 @@ public struct SimulationScenario: Sendable, Hashable, Codable {
     public var duration: SimulatedDuration
     /// An origin configuration file (JSON, as `interlude origin --config` reads), relative to the
     /// scenario's folder; `nil` = the default configuration (alice premium, bob 15 s of ads,
-    /// charlie 10 + 20 s, dana a legal warning in DE).
+    /// charlie 10 + 20 s, dana a legal warning in DE). The story's films and ads are told there:
+    /// a VOD's `durationSeconds` may be any whole number of keyframe intervals (1 s in the bundled
+    /// media; its last segment is then shorter), and an ad of any such length is cut from longer
+    /// media with `{ "id": "spot-7s", "media": "ads/ad-10s", "durationSeconds": 7 }`, named in
+    /// viewers' and breaks' pods like any other (`Examples/Scenarios/short-film-origin.json`).
     public var origin: String?
     /// The seed of every random draw (network jitter and loss).
     public var seed: UInt64?

@@ -91,8 +91,18 @@ public struct PlaylistDiagnostic: Sendable, Hashable, Codable, CustomStringConve
 
     /// `line L: severity: message [rule]`.
     public var description: String {
-        let location = line.map { "line \($0)" + (column.map { ", column \($0)" } ?? "") + ": " } ?? ""
-        return "\(location)\(severity.rawValue): \(message) [\(ruleID)]"
+        "\(location)\(severity.rawValue): \(message) [\(ruleID)]"
+    }
+
+    /// `line L, column C: message [rule]`, without the severity: for a tool that reports the
+    /// problem under a severity of its own (a player that read past it warns about what
+    /// `validate` calls an error).
+    public var locatedMessage: String {
+        "\(location)\(message) [\(ruleID)]"
+    }
+
+    private var location: String {
+        line.map { "line \($0)" + (column.map { ", column \($0)" } ?? "") + ": " } ?? ""
     }
 }
 

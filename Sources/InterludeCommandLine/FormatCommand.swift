@@ -25,7 +25,7 @@ enum FormatCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let location = arguments.positionals[0]
-        let (bytes, uri) = try await ResourceLoader.load(location)
+        let (bytes, uri) = try await CommandLineInput.load(location)
         let playlist: Playlist
         let isLenient = arguments.flag("lenient")
         do {

@@ -29,7 +29,7 @@ enum InspectCommand: Subcommand {
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let format = try OutputFormat(arguments.value("format"))
         let location = arguments.positionals[0]
-        let (bytes, uri) = try await ResourceLoader.load(location)
+        let (bytes, uri) = try await CommandLineInput.load(location)
         let result: ParseResult
         do {
             result = try PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri))

@@ -6,6 +6,7 @@ import HLSInterstitials
 import MediaTime
 import NetworkIO
 import PlayerEngine
+import VirtualTime
 
 /// `interlude join`: a headless participant of a watch-together session.
 enum JoinCommand: Subcommand {

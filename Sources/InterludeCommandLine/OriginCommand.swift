@@ -18,7 +18,9 @@ package enum OriginCommand: Subcommand {
             playlist between EXT-X-DISCONTINUITY tags with EXT-X-CUE-OUT / EXT-X-CUE-IN and an SCTE-35 date
             range. Premium viewers get no ads; others get pods of their own lengths. Live streams slide a
             window along the wall clock, with delta updates (_HLS_skip=YES) where configured. Every EXTINF
-            is the measured duration of the segment it names.
+            is the measured duration of the segment it names. A VOD may last any whole number of the
+            content's keyframe intervals (1 s in the bundled media): its last segment is then cut shorter at
+            a keyframe; an ad's durationSeconds cuts it from longer media the same way.
             Without --config the embedded default is served (print it with --print-config, edit, pass it
             back): alice is premium, bob gets 15 s of ads, charlie 30 s (10 + 20), dana in DE a 5 s legal
             warning; streams movie and channel use interstitials, movie-stitched and channel-stitched do not.

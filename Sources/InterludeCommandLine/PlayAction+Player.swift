@@ -14,8 +14,9 @@ extension PlayAction {
         case .play: player.play()
         case .rate(let rate): player.setRate(rate)
         case .skip:
-            guard let event = player.currentEvent else { return "no break is playing; skip ignored" }
-            guard player.isCurrentEventSkippable else { return "break \"\(event.identifier)\" cannot be skipped now; skip ignored" }
+            let state = player.state
+            guard let event = state.currentEvent else { return "no break is playing; skip ignored" }
+            guard state.isCurrentEventSkippable else { return "break \"\(event.identifier)\" cannot be skipped now; skip ignored" }
             player.skipCurrentEvent()
         }
         return nil

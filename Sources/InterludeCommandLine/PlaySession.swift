@@ -196,24 +196,9 @@ final class PlaySession: Sendable {
         if let note = action.perform(on: player) { display.log("\(PlayTime.clock(player.hostTime))  note: \(note)") }
     }
 
-    /// The transport bar for the player's state now.
-    func transportBar() -> PlayTransportBar {
-        PlayTransportBar(
-            snapshot: player.currentSnapshot,
-            status: player.timeControlStatus,
-            rate: player.rate,
-            primaryTime: player.currentTime,
-            eventID: player.currentEvent?.identifier,
-            eventOffset: player.currentEventOffset,
-            isSkippable: player.isCurrentEventSkippable,
-            hostTime: player.hostTime,
-            clockName: clockName
-        )
-    }
-
     private func redraw() {
         guard display.showsBar else { return }
-        display.draw(transportBar().lines(width: PlayDisplay.terminalColumns()))
+        display.draw(PlayTransportBar(player.state, clockName: clockName).lines(width: PlayDisplay.terminalColumns()))
     }
 
     // MARK: The end
@@ -227,16 +212,16 @@ final class PlaySession: Sendable {
         if ending == .durationReached, let durationLimit { hostTime = min(hostTime, durationLimit) }
         shared.report.withLock { $0.finish(at: hostTime) }
         let report = self.report
-        let lastBar = display.showsBar && report.isReady ? transportBar().lines(width: PlayDisplay.terminalColumns()) : nil
-        let snapshot = player.currentSnapshot
+        let state = player.state
+        let lastBar = display.showsBar && report.isReady ? PlayTransportBar(state, clockName: clockName).lines(width: PlayDisplay.terminalColumns()) : nil
         var summary = report.summary(
             ending: ending.summaryText,
             hostTime: hostTime,
             clockName: clockName,
-            primary: player.currentTime,
-            primaryDuration: player.duration.flatMap { $0.isNumeric ? $0 : nil },
-            integrated: player.integratedCurrentTime,
-            integratedDuration: snapshot.flatMap { $0.duration.isNumeric ? $0.duration : nil }
+            primary: state.currentTime,
+            primaryDuration: state.duration.flatMap { $0.isNumeric ? $0 : nil },
+            integrated: state.integratedCurrentTime,
+            integratedDuration: state.snapshot.flatMap { $0.duration.isNumeric ? $0.duration : nil }
         )
         let count = performed.load(ordering: .relaxed)
         if !actions.isEmpty {

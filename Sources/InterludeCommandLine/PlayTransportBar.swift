@@ -45,6 +45,21 @@ package struct PlayTransportBar: Sendable {
         self.clockName = clockName
     }
 
+    /// The bar for the player's `state`, read in one piece.
+    package init(_ state: PlayerState, clockName: String) {
+        self.init(
+            snapshot: state.snapshot,
+            status: state.timeControlStatus,
+            rate: state.rate,
+            primaryTime: state.currentTime,
+            eventID: state.currentEvent?.identifier,
+            eventOffset: state.currentEventOffset,
+            isSkippable: state.isCurrentEventSkippable,
+            hostTime: state.hostTime,
+            clockName: clockName
+        )
+    }
+
     /// The two lines, each shorter than `width` columns (a line that wraps, or leaves the cursor
     /// in the last column, would break redrawing in place).
     ///

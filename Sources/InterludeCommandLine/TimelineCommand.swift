@@ -52,12 +52,12 @@ enum TimelineCommand: Subcommand {
             return number
         } ?? 72
 
-        let (bytes, loadedURI) = try await ResourceLoader.load(location)
+        let (bytes, loadedURI) = try await CommandLineInput.load(location)
         let baseURI = arguments.value("base-url") ?? loadedURI
         var playlist = try parseMedia(bytes, location: location, uri: baseURI, io: io)
         var primary = PrimaryTimeline(playlist: playlist)
         for update in arguments.values("update") {
-            let (updateBytes, updateURI) = try await ResourceLoader.load(update)
+            let (updateBytes, updateURI) = try await CommandLineInput.load(update)
             let reload = try parseMedia(updateBytes, location: update, uri: arguments.value("base-url") ?? updateURI, io: io)
             do {
                 playlist = try playlist.applying(deltaUpdate: reload)
@@ -85,7 +85,7 @@ enum TimelineCommand: Subcommand {
             if file == "error" {
                 state = .failed("request failed (simulated)")
             } else {
-                let (data, _) = try await ResourceLoader.load(file)
+                let (data, _) = try await CommandLineInput.load(file)
                 do {
                     let list = try AssetList(json: data)
                     for skipped in list.skippedAssets { io.writeError("warning: " + TerminalText.escaped("\(file): \(skipped)") + "\n") }
@@ -134,7 +134,7 @@ enum TimelineCommand: Subcommand {
             throw CommandFailure(message: "\(location): \(TerminalText.describing(error))")
         }
         for diagnostic in result.diagnostics where diagnostic.severity == .error {
-            io.writeError("warning: " + TerminalText.escaped("\(location): \(diagnostic)") + "\n")
+            io.writeError("warning: " + TerminalText.escaped("\(location): \(diagnostic.locatedMessage); read tolerantly") + "\n")
         }
         guard case .media(let playlist) = result.playlist else {
             throw CommandFailure(message: "\(location) is a multivariant playlist; give one of its media playlists")

@@ -52,7 +52,7 @@ enum ValidateCommand: Subcommand {
             guard arguments.positionals.count == 1 else {
                 throw UsageError(message: "--previous checks a reload of one playlist; give exactly one <playlist>", command: spec)
             }
-            let (bytes, uri) = try await ResourceLoader.load(previousLocation)
+            let (bytes, uri) = try await CommandLineInput.load(previousLocation)
             previous = (try? PlaylistParser.parse(bytes, options: ParseOptions(mode: .lenient, playlistURI: uri)))?.playlist.media
             if previous == nil { throw CommandFailure(message: "\(previousLocation) is not a media playlist") }
         }
@@ -61,7 +61,7 @@ enum ValidateCommand: Subcommand {
         for location in arguments.positionals {
             let loaded: (bytes: [UInt8], uri: String)
             do {
-                loaded = try await ResourceLoader.load(location)
+                loaded = try await CommandLineInput.load(location)
             } catch let failure as CommandFailure {
                 io.writeError("error: \(TerminalText.escaped(failure.message, keepingNewlines: true))\n")
                 failed = true

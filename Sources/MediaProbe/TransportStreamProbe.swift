@@ -6,7 +6,7 @@ import MediaTime
 /// The duration of a stream in a segment is the span of its time stamps plus one frame (the
 /// smallest step between consecutive time stamps); the segment's duration is that of its video
 /// stream when it has one, else of its first audio stream. Time stamps wrap at 2³³ and are
-/// unwrapped.
+/// unwrapped. The video's keyframes are found too (where a segment can be cut).
 public enum TransportStreamProbe {
     /// The 90 kHz clock of PES time stamps.
     public static let timescale: Int32 = 90_000
@@ -22,9 +22,14 @@ public enum TransportStreamProbe {
         /// For ADTS AAC audio: the duration of the last PES packet's frames, which the time stamps
         /// alone do not tell (a PES packet often carries several frames).
         public var lastPacketDuration: MediaTime?
+        /// For video: the presentation time stamps of the PES packets that start at a random
+        /// access point (a keyframe), unwrapped, in 90 kHz units: those whose first transport
+        /// packet sets the adaptation field's `random_access_indicator`, or whose first packet
+        /// holds an H.264 IDR (NAL unit type 5) or HEVC IRAP (16–23) NAL unit.
+        public var randomAccessPresentationTimes: [Int64] = []
 
         /// Whether the stream is video.
-        public var isVideo: Bool { [0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xEA].contains(streamType) }
+        public var isVideo: Bool { TransportStreamProbe.isVideoType(streamType) }
         /// Whether the stream is audio.
         public var isAudio: Bool { [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87].contains(streamType) }
 
@@ -71,6 +76,7 @@ public enum TransportStreamProbe {
         var types: [Int] = []
         var times: [[Int64]] = []
         var lastPacket: [[UInt8]?] = []
+        var randomAccess: [[Int64]] = []
         var offset = syncOffset
         while offset + packetSize <= data.count {
             defer { offset += packetSize }
@@ -80,6 +86,7 @@ public enum TransportStreamProbe {
             let adaptation = (data[offset + 3] >> 4) & 0x3
             var payload = offset + 4
             if adaptation == 2 { continue }
+            let isRandomAccess = adaptation == 3 && data[offset + 4] > 0 && data[offset + 5] & 0x40 != 0
             if adaptation == 3 { payload += 1 + Int(data[offset + 4]) }
             let end = offset + packetSize
             guard payload < end else { continue }
@@ -93,12 +100,17 @@ public enum TransportStreamProbe {
                     types.append(type)
                     times.append([])
                     lastPacket.append(nil)
+                    randomAccess.append([])
                     streamNumber[streamPID] = order.count
                 }
             } else if streamNumber[pid] != 0 {
                 let stream = streamNumber[pid] - 1
                 if payloadStart, let pts = presentationTime(data, payload: payload, end: end) {
                     times[stream].append(pts)
+                    if isVideoType(types[stream]),
+                        isRandomAccess || startsRandomAccess(data, payload: payload, end: end, streamType: types[stream]) {
+                        randomAccess[stream].append(pts)
+                    }
                 }
                 if types[stream] == 0x0F {
                     if payloadStart {
@@ -113,8 +125,11 @@ public enum TransportStreamProbe {
         }
         guard !order.isEmpty else { throw MediaProbeError(message: "no PAT/PMT found: cannot tell the elementary streams apart") }
         let streams = order.indices.map { stream in
-            Stream(pid: order[stream], streamType: types[stream], presentationTimes: unwrap(times[stream]),
-                   lastPacketDuration: lastPacket[stream].flatMap(adtsDuration))
+            // Unwrapped together, so that both lists are unwrapped against the same first time stamp.
+            let unwrapped = unwrap(times[stream] + randomAccess[stream])
+            return Stream(pid: order[stream], streamType: types[stream], presentationTimes: Array(unwrapped.prefix(times[stream].count)),
+                          lastPacketDuration: lastPacket[stream].flatMap(adtsDuration),
+                          randomAccessPresentationTimes: Array(unwrapped.dropFirst(times[stream].count)))
         }
         guard streams.contains(where: { !$0.presentationTimes.isEmpty }) else {
             throw MediaProbeError(message: "no PES packet carries a presentation time stamp")
@@ -131,6 +146,29 @@ public enum TransportStreamProbe {
             throw MediaProbeError(message: "fewer than two time stamps in every stream: the duration cannot be measured")
         }
         return duration
+    }
+
+    /// Whether `streamType` is a video stream type (as ``Stream/isVideo`` tells).
+    private static func isVideoType(_ streamType: Int) -> Bool {
+        [0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xEA].contains(streamType)
+    }
+
+    /// Whether the PES packet at `payload` holds, within this transport packet, an H.264 IDR
+    /// (NAL unit type 5) or HEVC IRAP (types 16 to 23) NAL unit.
+    private static func startsRandomAccess(_ data: [UInt8], payload: Int, end: Int, streamType: Int) -> Bool {
+        guard streamType == 0x1B || streamType == 0x24, payload + 9 <= end else { return false }
+        var index = payload + 9 + Int(data[payload + 8])
+        while index + 3 < end {
+            if data[index] == 0, data[index + 1] == 0, data[index + 2] == 1 {
+                let header = data[index + 3]
+                if streamType == 0x1B, header & 0x1F == 5 { return true }
+                if streamType == 0x24, (16...23).contains(Int(header >> 1) & 0x3F) { return true }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return false
     }
 
     private static func isSynchronised(_ data: [UInt8], at offset: Int) -> Bool {

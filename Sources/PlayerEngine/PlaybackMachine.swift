@@ -222,6 +222,18 @@ public struct PlaybackMachine: Sendable {
         return result
     }
 
+    /// The machine as it will stand at host time `host` if no input comes first: a copy, with
+    /// whatever falls due by then handled at its own time and the actions that makes left out
+    /// (the shell performs them when its timer reaches them). A reader's view of the present
+    /// between two inputs; `self` does not change. A `host` not after the last input's gives the
+    /// machine as it is.
+    public func projected(to host: Duration) -> PlaybackMachine {
+        guard now < host else { return self }
+        var copy = self
+        _ = copy.handle(.wake, now: host)
+        return copy
+    }
+
     /// When the machine next needs ``Input/wake``, if ever (as of the last input).
     public var nextWake: Duration? { cachedNextDue?.at }
 

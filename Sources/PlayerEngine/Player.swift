@@ -28,6 +28,9 @@ public final class Player: Sendable {
         var observerStreams: [Int: AsyncStream<MediaTime>.Continuation] = [:]
         var seekWaiters: [Int: CheckedContinuation<Bool, Never>] = [:]
         var handlers: [@Sendable (PlayerEvent) -> Void] = []
+        var stateStreams: [Int: AsyncStream<PlayerState>.Continuation] = [:]
+        /// The last value published to ``stateStreams`` (kept only while there are any).
+        var published: PlayerState?
         var nextID = 0
         /// What the machine asked for that calls out of the player: performed after the lock is
         /// let go, in order, by one thread at a time (``isPerforming``).
@@ -43,9 +46,11 @@ public final class Player: Sendable {
         case resume(CheckedContinuation<Bool, Never>, Bool)
         case yield(AsyncStream<MediaTime>.Continuation, MediaTime)
         case deliver(PlayerEvent, [@Sendable (PlayerEvent) -> Void], [AsyncStream<PlayerEvent>.Continuation])
+        // Boxed: a state is large, and every effect in the outbox is as large as the largest case.
+        indirect case publish(PlayerState, [AsyncStream<PlayerState>.Continuation])
     }
 
-    private let state: Mutex<State>
+    private let locked: Mutex<State>
     private let loader: any ResourceLoader
     private let executor: (any TaskExecutor)?
     private let hostNow: @Sendable () -> Duration
@@ -59,17 +64,18 @@ public final class Player: Sendable {
         self.sleepUntil = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
         self.loader = loader
         self.executor = executor
-        self.state = Mutex(State(machine: PlaybackMachine(configuration: configuration)))
+        self.locked = Mutex(State(machine: PlaybackMachine(configuration: configuration)))
     }
 
     deinit {
-        let (tasks, subscribers, streams, waiters) = state.withLock { state in
+        let (tasks, subscribers, streams, states, waiters) = locked.withLock { state in
             (Array(state.loads.values) + (state.timer.map { [$0] } ?? []), Array(state.subscribers.values),
-             Array(state.observerStreams.values), Array(state.seekWaiters.values))
+             Array(state.observerStreams.values), Array(state.stateStreams.values), Array(state.seekWaiters.values))
         }
         for task in tasks { task.cancel() }
         for subscriber in subscribers { subscriber.finish() }
         for stream in streams { stream.finish() }
+        for stream in states { stream.finish() }
         for waiter in waiters { waiter.resume(returning: false) }
     }
 
@@ -85,13 +91,13 @@ public final class Player: Sendable {
     /// see events in the order the machine made them; a handler that calls back into the player
     /// queues more work instead of deadlocking.
     private func withState<T>(_ body: (inout State) -> T) -> T {
-        var (result, batch) = state.withLock { state -> (T, [Effect]) in
+        var (result, batch) = locked.withLock { state -> (T, [Effect]) in
             let result = body(&state)
             return (result, state.isPerforming ? [] : Self.takeOutbox(&state))
         }
         while !batch.isEmpty {
             for effect in batch { perform(effect) }
-            batch = state.withLock { Self.takeOutbox(&$0) }
+            batch = locked.withLock { Self.takeOutbox(&$0) }
         }
         return result
     }
@@ -115,6 +121,8 @@ public final class Player: Sendable {
         case .deliver(let event, let handlers, let subscribers):
             for handler in handlers { handler(event) }
             for subscriber in subscribers { subscriber.yield(event) }
+        case .publish(let value, let streams):
+            for stream in streams { stream.yield(value) }
         }
     }
 
@@ -146,7 +154,18 @@ public final class Player: Sendable {
                 state.outbox.append(.deliver(event, state.handlers, state.subscriberList))
             }
         }
+        publish(in: &state)
         schedule(in: &state)
+    }
+
+    /// Queues the machine's state for the state streams when it differs from the last published
+    /// (only while someone observes: the snapshot costs O(s)).
+    private func publish(in state: inout State) {
+        guard !state.stateStreams.isEmpty else { return }
+        let value = state.machine.playerState
+        guard value != state.published else { return }
+        state.published = value
+        state.outbox.append(.publish(value, Array(state.stateStreams.values)))
     }
 
     private func finished(_ id: UInt64, _ result: Result<LoadedResource, LoadError>) {
@@ -179,12 +198,13 @@ public final class Player: Sendable {
         }
     }
 
-    /// Reads the machine brought up to the current host time.
+    /// Reads the machine as it stands at the current host time, changing nothing: what fell due
+    /// since its last input (its timer has not fired yet) is worked out on a copy, outside the
+    /// lock; the player handles it, and reports it, when its timer fires.
     private func read<T>(_ body: (PlaybackMachine) -> T) -> T {
-        withState { state in
-            run(.wake, in: &state)
-            return body(state.machine)
-        }
+        let host = hostNow()
+        let machine = locked.withLock { $0.machine }
+        return body(machine.projected(to: host))
     }
 
     // MARK: Items
@@ -210,7 +230,7 @@ public final class Player: Sendable {
     // MARK: Rate
 
     /// Plays at the default rate.
-    public func play() { send(.setRate(read { $0.configuration.defaultRate }, originator: .user)) }
+    public func play() { send(.setRate(locked.withLock { $0.machine.configuration.defaultRate }, originator: .user)) }
 
     /// Pauses.
     public func pause() { send(.setRate(0, originator: .user)) }
@@ -339,6 +359,11 @@ public final class Player: Sendable {
     /// mapping, position and status in one consistent piece.
     public var machineState: PlaybackMachine { read { $0 } }
 
+    /// What an observer shows of the player now, in one consistent piece.
+    ///
+    /// - Complexity: O(s) in the number of schedule items (the snapshot).
+    public var state: PlayerState { read { $0.playerState } }
+
     /// Where playback is: in primary content, or in a break at an offset.
     public var position: IntegratedTimeline.Position { read { $0.position } }
 
@@ -370,21 +395,22 @@ public final class Player: Sendable {
     /// Every event from now on (not periodic or boundary times: those have their own streams).
     public func events() -> AsyncStream<PlayerEvent> {
         let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state -> Int in
+        let id = locked.withLock { state -> Int in
             state.nextID += 1
             state.subscribers[state.nextID] = continuation
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.locked.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Calls `handler` with every event as it happens, in order, synchronously (for traces and
-    /// tests). The handler must not call back into the player.
+    /// Calls `handler` with every event as it happens, in order (for traces and tests). It is
+    /// called with no lock held, by one thread at a time: it may call back into the player, whose
+    /// getters answer at once and whose commands report their events after the one being handled.
     public func addEventHandler(_ handler: @escaping @Sendable (PlayerEvent) -> Void) {
-        state.withLock { $0.handlers.append(handler) }
+        locked.withLock { $0.handlers.append(handler) }
     }
 
     /// The time each `interval` of progress in `domain` while playing.
@@ -395,6 +421,28 @@ public final class Player: Sendable {
     /// Each of `times` in `domain` as playback crosses it.
     public func boundaryTimes(_ times: [MediaTime], domain: TimeDomain = .primary) -> AsyncStream<MediaTime> {
         observe { .addBoundaryObserver(id: $0, times: times, domain: domain) }
+    }
+
+    /// The player's state now, then each time it changes as the player handles an input (a
+    /// command, a load, the passing of a deadline), in order with its events. Between two values
+    /// the playhead moves on at the rate of the last; ``state`` reads it at any moment.
+    public func states() -> AsyncStream<PlayerState> {
+        let (stream, continuation) = AsyncStream<PlayerState>.makeStream(bufferingPolicy: .unbounded)
+        let id = withState { state -> Int in
+            state.nextID += 1
+            let value = state.machine.playerState
+            state.stateStreams[state.nextID] = continuation
+            state.published = value
+            state.outbox.append(.publish(value, [continuation]))
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.locked.withLock { (state: inout State) in
+                state.stateStreams[id] = nil
+                if state.stateStreams.isEmpty { state.published = nil }
+            }
+        }
+        return stream
     }
 
     private func observe(_ input: (Int) -> PlaybackMachine.Input) -> AsyncStream<MediaTime> {
@@ -415,5 +463,5 @@ public final class Player: Sendable {
     }
 
     /// Loads in flight (a virtual-time driver waits for these before moving the clock on).
-    public var pendingLoadCount: Int { state.withLock { $0.loads.count } }
+    public var pendingLoadCount: Int { locked.withLock { $0.loads.count } }
 }

@@ -38,14 +38,25 @@ extension Origin {
     }
 
     /// The bytes of content chunks `first` through `last` of the endless loop, back to back, with
-    /// their time stamps continuing from loop to loop.
+    /// their time stamps continuing from loop to loop; with `cutBeforeKeyframe`, the last chunk
+    /// cut before that keyframe (a VOD's shorter last segment).
     ///
+    /// - Throws: ``OriginError`` `unknownSegment` (404) when the last chunk has no such keyframe.
     /// - Complexity: O(n) in the size of the chunks.
-    public func contentSegment(first: Int, last: Int) -> [UInt8] {
+    public func contentSegment(first: Int, last: Int, cutBeforeKeyframe keyframe: Int? = nil) throws(OriginError) -> [UInt8] {
         precondition(first >= 0 && first <= last, "content chunk range \(first)...\(last) is empty or negative")
-        if first == last { return library.loopedContentBytes(chunk: first) }
+        var lastBytes = library.loopedContentBytes(chunk: last)
+        if let keyframe {
+            guard let cut = library.loopedContentBytes(chunk: last, cutBeforeKeyframe: keyframe) else {
+                let count = library.content[last % library.content.count].keyframeOffsets.count
+                throw OriginError(.unknownSegment, "content chunk \(last) can be cut before its keyframes 1 to \(count - 1), not \(keyframe)")
+            }
+            lastBytes = cut
+        }
+        if first == last { return lastBytes }
         var bytes: [UInt8] = []
-        for chunk in first...last { bytes.append(contentsOf: library.loopedContentBytes(chunk: chunk)) }
+        for chunk in first..<last { bytes.append(contentsOf: library.loopedContentBytes(chunk: chunk)) }
+        bytes.append(contentsOf: lastBytes)
         return bytes
     }
 

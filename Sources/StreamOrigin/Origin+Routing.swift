@@ -71,8 +71,9 @@ extension Origin {
             return Self.ok(OriginResponse.playlistContentType, cache: "max-age=3600", try adPlaylist(adID: ad).canonicalBytes())
         case .adSegment(let ad, let chunk):
             return Self.ok(OriginResponse.transportStreamContentType, cache: "max-age=86400", try adSegment(adID: ad, chunk: chunk))
-        case .contentSegment(let first, let last):
-            return Self.ok(OriginResponse.transportStreamContentType, cache: "max-age=86400", contentSegment(first: first, last: last))
+        case .contentSegment(let first, let last, let keyframe):
+            return Self.ok(OriginResponse.transportStreamContentType, cache: "max-age=86400",
+                           try contentSegment(first: first, last: last, cutBeforeKeyframe: keyframe))
         }
     }
 

@@ -20,6 +20,7 @@ import MediaTime
 /// | `/ads/media/<ad>/index.m3u8` | an ad's VOD media playlist |
 /// | `/ads/media/<ad>/<n>.ts` | segment n of an ad |
 /// | `/media/content/<n>.ts`, `/media/content/<n>-<m>.ts` | content chunk n (or chunks n to m) of the endless loop |
+/// | `/media/content/<n>.cut<k>.ts`, `/media/content/<n>-<m>.cut<k>.ts` | the same, the last chunk cut before its keyframe k (a VOD's shorter last segment) |
 public struct Origin: Sendable {
     /// What is served.
     public let configuration: OriginConfiguration
@@ -39,16 +40,26 @@ public struct Origin: Sendable {
     /// - Parameter liveStartDate: when live streams without a `startDate` started (the composition
     ///   root passes a date a window before it starts serving, so that playlists are full at once).
     /// - Throws: ``OriginConfigurationError`` when a stream does not fit the media: a segment
-    ///   duration that is not a multiple of the content's, a length or break position off the
-    ///   segment grid, a live window shorter than three target durations, or a stitched live pod
-    ///   that would not end before the next break.
+    ///   duration that is not a multiple of the content's, a VOD length that does not end on a
+    ///   keyframe of the content, a break position off the segment grid, a live window shorter
+    ///   than three target durations, or a stitched live pod that would not end before the next
+    ///   break; or when the library's ads are not the configuration's.
     public init(configuration: OriginConfiguration, library: MediaLibrary, liveStartDate: PlaylistDate) throws(OriginConfigurationError) {
         self.configuration = configuration
         self.library = library
         self.decisions = AdDecisionEngine(configuration: configuration, library: library)
         self.liveStartDate = liveStartDate
-        for ad in configuration.ads where library.ads[ad.id] == nil {
-            throw OriginConfigurationError(path: ad.media, message: "the media library has no ad \"\(ad.id)\"; load it from this configuration")
+        for ad in configuration.ads {
+            guard let loaded = library.ads[ad.id] else {
+                throw OriginConfigurationError(path: ad.media, message: "the media library has no ad \"\(ad.id)\"; load it from this configuration")
+            }
+            if let length = ad.duration, loaded.duration != length {
+                throw OriginConfigurationError(
+                    path: ad.media,
+                    message: "the media library's ad \"\(ad.id)\" lasts \(loaded.duration.decimalString()) s, not the configured "
+                        + "\(length.decimalString()) s; load it from this configuration"
+                )
+            }
         }
         var grids: [String: StreamGrid] = [:]
         for (index, stream) in configuration.streams.enumerated() {
@@ -68,21 +79,32 @@ public struct Origin: Sendable {
             )
         }
         let grid = StreamGrid(chunkDuration: chunk, chunksPerSegment: Int(chunks))
-        func onGrid(_ time: MediaTime, _ key: String, allowZero: Bool = true) throws(OriginConfigurationError) {
-            guard time.exactQuotient(dividingBy: grid.segmentDuration) != nil, allowZero || time > .zero else {
+        func onGrid(_ time: MediaTime, _ key: String, allowZero: Bool = true, end: MediaTime? = nil) throws(OriginConfigurationError) {
+            guard time.exactQuotient(dividingBy: grid.segmentDuration) != nil || time == end, allowZero || time > .zero else {
                 let below = grid.segmentDuration * time.floorQuotient(dividingBy: grid.segmentDuration)
+                let above = end.map { MediaTime.min($0, below + grid.segmentDuration) } ?? below + grid.segmentDuration
+                let endNote = end == nil ? "" : " or the stream's end"
                 throw OriginConfigurationError(
                     path: path + key,
                     message: "\(time.decimalString()) s is not a multiple of the \(grid.segmentDuration.decimalString())-second segment "
-                        + "duration (try \(below.decimalString()) or \((below + grid.segmentDuration).decimalString()))"
+                        + "duration\(endNote) (try \(below.decimalString()) or \(above.decimalString()))"
                 )
             }
         }
         switch stream.timing {
         case .vod(let vod):
-            try onGrid(vod.duration, ".durationSeconds", allowZero: false)
+            guard vod.duration > .zero, library.contentEnd(at: vod.duration) != nil else {
+                let (below, above) = library.contentCutPoints(around: vod.duration)
+                let suggestions = [below, above].filter { $0 > .zero }.map { $0.decimalString() }
+                throw OriginConfigurationError(
+                    path: path + ".durationSeconds",
+                    message: "\(vod.duration.decimalString()) s does not end at a keyframe of the content (it has one every "
+                        + "\((above - below).decimalString()) s there), where the stream's last segment would be cut "
+                        + "(try \(suggestions.joined(separator: " or ")))"
+                )
+            }
             for (index, configured) in vod.breaks.enumerated() {
-                try onGrid(configured.position, ".breaks[\(index)].positionSeconds")
+                try onGrid(configured.position, ".breaks[\(index)].positionSeconds", end: vod.duration)
             }
         case .live(let live):
             let target = targetDuration(of: stream, grid: grid, configuration: configuration, library: library)

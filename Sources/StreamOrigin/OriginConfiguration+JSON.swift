@@ -39,8 +39,9 @@ extension OriginConfiguration {
 
         var ads: [Ad] = []
         for (index, value) in try reader.array("ads").enumerated() {
-            let object = try JSONObjectReader(value, path: "$.ads[\(index)]", keys: ["id", "media"])
-            ads.append(Ad(id: try object.identifier("id"), media: try object.requiredString("media")))
+            let object = try JSONObjectReader(value, path: "$.ads[\(index)]", keys: ["id", "media", "durationSeconds"])
+            ads.append(Ad(id: try object.identifier("id"), media: try object.requiredString("media"),
+                          duration: try object.positiveSeconds("durationSeconds")))
         }
         try Self.checkUnique(ads.map(\.id), path: "$.ads", noun: "ad")
         let adIDs = Set(ads.map(\.id))

@@ -15,14 +15,16 @@ import MediaTime
 ///     "codecs": "avc1.42C00C,mp4a.40.2", "resolution": "320x180", "frameRate": 25
 ///   },
 ///   "programDateTime": "2026-01-01T00:00:00Z",   // date of a VOD stream's first segment
-///   "ads": [ { "id": "spot-15s", "media": "ads/ad-15s" } ],       // required: id, media
+///   "ads": [ { "id": "spot-15s", "media": "ads/ad-15s" },         // required: id, media
+///            { "id": "spot-7s", "media": "ads/ad-10s",
+///              "durationSeconds": 7 } ],                              // cut from longer media
 ///   "viewers": [                                                  // required: id
 ///     { "id": "alice", "premium": true },                         // premium: no ads at all
 ///     { "id": "bob", "region": "US", "pod": ["spot-15s"] }        // pod: the ads of every break
 ///   ],
 ///   "streams": [                                                  // required: id, kind, mode
 ///     { "id": "movie", "kind": "vod", "mode": "interstitials",
-///       "durationSeconds": 120,                                   // required for VOD
+///       "durationSeconds": 118,                                   // required for VOD
 ///       "segmentDurationSeconds": 4,                              // a multiple of the content's
 ///       "breaks": [ { "id": "mid-1", "positionSeconds": 40,       // required: id, positionSeconds
 ///                     "regions": ["DE"],                          // only viewers in these regions
@@ -40,9 +42,17 @@ import MediaTime
 ///   `CLASS="com.apple.hls.interstitial"` date ranges whose X-ASSET-LIST asks the origin for the
 ///   viewer's ads) or `stitched` (the viewer's ads inserted between EXT-X-DISCONTINUITY tags, marked
 ///   with EXT-X-CUE-OUT / EXT-X-CUE-IN and an SCTE-35 date range).
-/// - A VOD stream's duration, its break positions, a live stream's `firstAtSeconds` and
-///   `everySeconds` must be multiples of the segment duration, itself a multiple of the content
-///   segments' measured duration (4 s for the bundled media): ads are inserted between segments.
+/// - The segment duration is a multiple of the content segments' measured duration (4 s for the
+///   bundled media). Break positions, a live stream's `firstAtSeconds` and `everySeconds` must be
+///   multiples of the segment duration (ads are inserted between segments); a VOD break may also
+///   sit at the stream's end.
+/// - A VOD stream's `durationSeconds` may be any length that ends on a video keyframe of the
+///   content (measured from the media: one every second in the bundled media): when it is not a
+///   multiple of the segment duration, its last segment is shorter, cut from the content at that
+///   keyframe, as real VODs end (118 s with 4 s segments: 29 segments of 4 s and one of 2 s).
+/// - An ad's `durationSeconds` cuts it from longer media the same way (`spot-7s` is the first 7 s
+///   of the 10-second ad: a 5 s segment and a 2 s one); its playlist and the DURATION of the asset
+///   lists that name it say the cut length. It may not be longer than its media.
 /// - A live stream's repeating break `id` is a prefix: its breaks are `ad-0`, `ad-1`, … at
 ///   `firstAtSeconds + k × everySeconds` from the stream's start.
 /// - `dateRange` holds the EXT-X-DATERANGE attributes an author chooses, by their playlist names:
@@ -97,17 +107,22 @@ public struct OriginConfiguration: Sendable, Hashable {
         }
     }
 
-    /// An ad: an identifier used in URLs and pods, and its media folder.
+    /// An ad: an identifier used in URLs and pods, its media folder, and optionally how much of
+    /// that media it lasts.
     public struct Ad: Sendable, Hashable, Identifiable {
         /// The identifier.
         public var id: String
         /// The folder of its MPEG-TS segments, relative to the media directory.
         public var media: String
+        /// The ad's length when it is cut from longer media (ending on one of its keyframes);
+        /// `nil` for the whole media.
+        public var duration: MediaTime?
 
         /// An ad.
-        public init(id: String, media: String) {
+        public init(id: String, media: String, duration: MediaTime? = nil) {
             self.id = id
             self.media = media
+            self.duration = duration
         }
     }
 

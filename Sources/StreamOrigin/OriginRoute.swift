@@ -13,8 +13,9 @@ enum OriginRoute: Sendable, Hashable {
     case adPlaylist(ad: String)
     /// `/ads/media/<ad>/<n>.ts`.
     case adSegment(ad: String, chunk: Int)
-    /// `/media/content/<n>.ts` or `/media/content/<n>-<m>.ts`.
-    case contentSegment(first: Int, last: Int)
+    /// `/media/content/<n>.ts` or `/media/content/<n>-<m>.ts`, optionally with `.cut<k>` before
+    /// `.ts`: the last chunk cut before its keyframe k.
+    case contentSegment(first: Int, last: Int, cutBeforeKeyframe: Int?)
 
     /// The most chunks one content segment may join (16 × 4 s).
     static let maximumChunksPerSegment = 16
@@ -65,16 +66,20 @@ enum OriginRoute: Sendable, Hashable {
         case 3 where components[0] == "media" && components[1] == "content":
             let name = components[2]
             guard name.hasSuffix(".ts") else { throw Self.unknown(path, "content segments are /media/content/<n>.ts") }
-            let range = name.dropLast(3).split(separator: "-", omittingEmptySubsequences: false)
+            let parts = name.dropLast(3).split(separator: ".", omittingEmptySubsequences: false)
+            let range = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+            let keyframe = parts.count == 2 && parts[1].hasPrefix("cut") ? Self.index(parts[1].dropFirst(3)) : nil
             guard range.count <= 2, let first = Self.index(range[0]), let last = range.count == 2 ? Self.index(range[1]) : first,
-                first <= last, last - first < Self.maximumChunksPerSegment, last <= Self.maximumChunkIndex
+                first <= last, last - first < Self.maximumChunksPerSegment, last <= Self.maximumChunkIndex,
+                parts.count == 1 || keyframe.map({ $0 >= 1 }) == true
             else {
                 throw OriginError(
                     .malformedRequest,
-                    "a content segment is <n>.ts or <n>-<m>.ts with n ≤ m < n + \(Self.maximumChunksPerSegment), not \"\(name)\""
+                    "a content segment is <n>.ts or <n>-<m>.ts with n ≤ m < n + \(Self.maximumChunksPerSegment), optionally cut before "
+                        + "keyframe k ≥ 1 of its last chunk: <n>.cut<k>.ts, <n>-<m>.cut<k>.ts; not \"\(name)\""
                 )
             }
-            self = .contentSegment(first: first, last: last)
+            self = .contentSegment(first: first, last: last, cutBeforeKeyframe: keyframe)
         default:
             throw Self.unknown(path, "see / for every stream's URLs")
         }

@@ -5,8 +5,10 @@ import MediaTime
 struct OriginSegment: Sendable, Hashable {
     /// Where the segment's bytes come from.
     enum Source: Sendable, Hashable {
-        /// `count` consecutive chunks of the endlessly looped content, from chunk `first`.
-        case content(first: Int, count: Int)
+        /// `count` consecutive chunks of the endlessly looped content, from chunk `first`; with
+        /// `cutBeforeKeyframe`, the last of them cut before that keyframe (a VOD's shorter last
+        /// segment).
+        case content(first: Int, count: Int, cutBeforeKeyframe: Int? = nil)
         /// Chunk `chunk` of ad `adID`.
         case ad(adID: String, chunk: Int)
     }
@@ -59,8 +61,9 @@ struct OriginSegment: Sendable, Hashable {
     /// The segment's URI: an absolute path on the origin.
     var uri: String {
         switch source {
-        case .content(let first, let count):
-            return count == 1 ? "/media/content/\(first).ts" : "/media/content/\(first)-\(first + count - 1).ts"
+        case .content(let first, let count, let keyframe):
+            let chunks = count == 1 ? "\(first)" : "\(first)-\(first + count - 1)"
+            return "/media/content/\(chunks)\(keyframe.map { ".cut\($0)" } ?? "").ts"
         case .ad(let adID, let chunk):
             return "/ads/media/\(adID)/\(chunk).ts"
         }

@@ -45,43 +45,14 @@ enum TransportStreamRetimer {
             }
             guard adaptation & 1 == 1, payloadStart, payload < end else { continue }
             if pid == 0 {
-                programMapPIDs = sectionEntries(bytes, payload: payload, end: end, firstEntry: 8, entrySize: 4).reduce(into: []) {
-                    result, index in
-                    let program = Int(bytes[index]) << 8 | Int(bytes[index + 1])
-                    if program != 0 { result.insert(Int(bytes[index + 2] & 0x1F) << 8 | Int(bytes[index + 3])) }
-                }
+                programMapPIDs = ProgramSpecificInformation.programMapPIDs(bytes, payload: payload, end: end)
             } else if programMapPIDs.contains(pid) {
-                elementaryPIDs.formUnion(elementaryStreamPIDs(bytes, payload: payload, end: end))
+                elementaryPIDs.formUnion(ProgramSpecificInformation.elementaryStreams(bytes, payload: payload, end: end).map(\.pid))
             } else if elementaryPIDs.contains(pid) {
                 shiftPESTimestamps(&bytes, payload: payload, end: end, by: shift)
             }
         }
         return bytes
-    }
-
-    /// Start offsets of the fixed-size entries of a PAT section.
-    private static func sectionEntries(_ bytes: [UInt8], payload: Int, end: Int, firstEntry: Int, entrySize: Int) -> [Int] {
-        let section = payload + 1 + Int(bytes[payload])
-        guard section + 3 <= end else { return [] }
-        let length = Int(bytes[section + 1] & 0x0F) << 8 | Int(bytes[section + 2])
-        let last = min(end, section + 3 + length - 4)
-        return Array(stride(from: section + firstEntry, to: last - entrySize + 1, by: entrySize))
-    }
-
-    /// The elementary-stream PIDs of a PMT section.
-    private static func elementaryStreamPIDs(_ bytes: [UInt8], payload: Int, end: Int) -> [Int] {
-        let section = payload + 1 + Int(bytes[payload])
-        guard section + 12 <= end else { return [] }
-        let length = Int(bytes[section + 1] & 0x0F) << 8 | Int(bytes[section + 2])
-        let last = min(end, section + 3 + length - 4)
-        let programInfoLength = Int(bytes[section + 10] & 0x0F) << 8 | Int(bytes[section + 11])
-        var index = section + 12 + programInfoLength
-        var pids: [Int] = []
-        while index + 5 <= last {
-            pids.append(Int(bytes[index + 1] & 0x1F) << 8 | Int(bytes[index + 2]))
-            index += 5 + (Int(bytes[index + 3] & 0x0F) << 8 | Int(bytes[index + 4]))
-        }
-        return pids
     }
 
     /// Moves the PTS and DTS of the PES header at `payload`.

@@ -2,6 +2,9 @@ import MediaTime
 
 /// A VOD stream's segments for one viewer, and where its breaks fall.
 ///
+/// The content is laid out in segments of the stream's grid, the last one shorter (cut at a
+/// keyframe) when the length is not a multiple of the segment duration.
+///
 /// In interstitials mode the segments are the content alone, the same for every viewer. In
 /// stitched mode each break's pod (the viewer's ad decision) is inserted at its position: its
 /// first segment opens the pod (EXT-X-CUE-OUT, the SCTE-35 date range) after an
@@ -31,7 +34,10 @@ struct VODLayout: Sendable {
     /// - Complexity: O(n + a) for n content segments and a ad segments.
     init(stream: OriginConfiguration.Stream, vod: OriginConfiguration.VOD, grid: StreamGrid, viewer: OriginConfiguration.Viewer,
          decisions: AdDecisionEngine) {
-        let count = Int(vod.duration.floorQuotient(dividingBy: grid.segmentDuration))
+        // Whole segments, then a shorter one when the length is not a multiple of their duration.
+        let whole = Int(vod.duration.floorQuotient(dividingBy: grid.segmentDuration))
+        let tail = grid.segmentDuration * Int64(whole) == vod.duration ? nil : decisions.library.contentEnd(at: vod.duration)
+        let count = tail == nil ? whole : whole + 1
         var segments: [OriginSegment] = []
         segments.reserveCapacity(count)
         var placed: [PlacedBreak] = []
@@ -39,7 +45,7 @@ struct VODLayout: Sendable {
         var resuming = false
         var breakIndex = 0
         for index in 0...count {
-            let position = grid.segmentDuration * Int64(index)
+            let position = index < count ? grid.segmentDuration * Int64(index) : vod.duration
             while breakIndex < vod.breaks.count, vod.breaks[breakIndex].position == position {
                 let configured = vod.breaks[breakIndex]
                 let decision = decisions.decision(stream: stream, viewer: viewer, breakID: configured.id, targeting: configured.targeting)
@@ -55,6 +61,7 @@ struct VODLayout: Sendable {
             }
             guard index < count else { break }
             var segment = grid.contentSegment(index)
+            if index == whole, let tail { segment = grid.lastContentSegment(index, length: vod.duration, end: tail) }
             segment.start = time
             if resuming {
                 segment.isDiscontinuity = true

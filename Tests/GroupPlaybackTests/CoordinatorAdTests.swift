@@ -101,6 +101,72 @@ import Testing
         }
     }
 
+    @Test("with the waiting policy a premium participant holds at a break where others have ads and never plays past it")
+    func premiumHoldsAtOthersBreak() {
+        var group = trio(policy: [.playingInterstitial])
+        // The group reaches the ads at 61.3 s; Bob's and Charlie's reports that they play them take
+        // 50 ms to arrive. Alice knows from their ad schedules that the group will wait there.
+        group.run(until: .milliseconds(61_000))
+        group.clearControls()
+        var furthest = MediaTime.zero
+        while group.now < .milliseconds(61_500) {
+            group.run(for: .milliseconds(1))
+            furthest = MediaTime.max(furthest, group.position("alice"))
+        }
+        #expect(furthest == t(60))
+        #expect(group.isWaiting("alice"))
+        #expect(group.blockers("alice") == ["bob", "charlie"])
+        // One hold, from the instant the group reaches the break: no jump back when the reports come.
+        let controls = group.controls["alice"] ?? []
+        #expect(controls.map(\.1.command) == [.waitForCoordinatedPlayback(position: .item(t(60)), rate: 1)])
+        #expect(controls.map(\.0) == [.milliseconds(61_300)])
+        // Everyone resumes together when Charlie's ad ends, as before.
+        group.run(until: .milliseconds(101_600))
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] {
+            #expect(group.coordinatedPosition(id) == t(70))
+            #expect(group.isPlaying(id))
+        }
+    }
+
+    @Test("a premium participant whose player runs a little ahead holds at the others' break as soon as her player gets there")
+    func premiumAheadHoldsOnArrival() {
+        var group = trio(policy: [.playingInterstitial])
+        // 100 ppm fast: her player is 6 ms ahead of the group when it gets to the break.
+        group.players["alice"]!.clockRate = 1.0001
+        group.run(until: .milliseconds(61_295))
+        let arrived = group.position("alice")
+        #expect(arrived > t(60) && arrived < t("60.001"))
+        // Her player reports the break's boundary (her own empty break there, or an observation).
+        group.perform("alice") { $0.observeBreakBoundary(.item(arrived), at: $1) }
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        group.run(until: .milliseconds(61_500))
+        #expect(group.isWaiting("alice") && group.position("alice") == t(60))
+        #expect(group.blockers("alice") == ["bob", "charlie"])
+        // A position further past the break is a seek the group hears of next, not an arrival.
+        var seeker = trio(policy: [.playingInterstitial])
+        seeker.run(until: .milliseconds(50_000))
+        seeker.perform("alice") { $0.observeBreakBoundary(.item(t(100)), at: $1) }
+        #expect(!seeker.isWaiting("alice"))
+    }
+
+    @Test("a premium participant held at a break for others' ads goes on with the group when no report that they play them comes within the bound")
+    func premiumHoldIsBounded() {
+        var group = trio(policy: [.playingInterstitial])
+        // Nobody's player reports entering its ads: the schedules promise a wait that never comes.
+        group.observesBoundaries = false
+        group.run(until: .milliseconds(61_300))
+        #expect(group.isWaiting("alice"))
+        #expect(group.position("alice") == t(60))
+        group.run(until: .milliseconds(61_599))
+        #expect(group.isWaiting("alice"))
+        // Held at most the command lead time (300 ms), then with the group again.
+        group.run(until: .milliseconds(62_000))
+        #expect(group.isPlaying("alice"))
+        #expect(group.position("alice") == t("60.7"))
+        #expect(group.blockers("alice").isEmpty)
+    }
+
     @Test("a waiting participant knows from the shared ad schedules whom it will wait for and how long (S1.11)")
     func adSchedules() {
         var group = trio(policy: [.playingInterstitial])
@@ -299,6 +365,50 @@ import Testing
         group.run(until: .milliseconds(61_600))
         #expect(group.position("alice") == t(40))
         #expect(group.position("bob") == t(40))
+    }
+
+    @Test("a late joiner whose break is still loading its asset list, or turns out empty, is not playing an interstitial and is never waited for")
+    func joinerAtBreakWithoutAds() {
+        var group = CoordinatorTestGroup()
+        group.observesBoundaries = false
+        let policy: (inout Coordinator) -> Void = { $0.suspensionReasonsThatTriggerWaiting = [.playingInterstitial] }
+        let ads = CoordinatedTimeMapping(breaks: [.init(eventIdentifier: "ad1", itemTime: t(30), duration: t(20))])
+        group.add("alice", configure: policy)
+        group.add("bob", mapping: ads, configure: policy)
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(31_300))
+        group.perform("bob") { $0.observeLocalPlayback(.interstitial(eventIdentifier: "ad1", offset: .zero), at: $1) }
+        group.run(until: .seconds(35))
+        // Erin (premium) and Dave join while the group waits for Bob; each is put at the break
+        // before its asset list arrives.
+        func pending(_ assets: CoordinatedTimeMapping.Break.Assets, duration: MediaTime = .zero) -> CoordinatedTimeMapping {
+            CoordinatedTimeMapping(breaks: [.init(eventIdentifier: "ad1", itemTime: t(30), duration: duration, assets: assets)])
+        }
+        group.add("erin", mapping: pending(.pending), configure: policy)
+        group.add("dave", mapping: pending(.pending), configure: policy)
+        group.run(for: .milliseconds(200))
+        #expect(group.isWaiting("erin") && group.position("erin") == t(30))
+        for id in ["erin", "dave"] as [ParticipantID] {
+            group.perform(id) { $0.observeBreakBoundary(.interstitial(eventIdentifier: "ad1", offset: .zero), at: $1) }
+        }
+        group.run(for: .milliseconds(100))
+        for id in ["alice", "bob", "erin", "dave"] as [ParticipantID] {
+            #expect(group.blockers(id) == ["bob"], "as \(id) sees it")
+        }
+        #expect(group.coordinators["erin"]!.suspensionReasons.isEmpty)
+        #expect(group.coordinators["alice"]!.otherParticipants.allSatisfy { $0.id == "bob" || $0.suspensionReasons.isEmpty })
+        // Erin's list is empty: her player leaves the break and she waits with the group.
+        group.perform("erin") { $0.updateMapping(pending(.empty), at: $1) }
+        group.perform("erin") { $0.observeBreakBoundary(.item(t(30)), at: $1) }
+        // Dave's has 10 s of ads: he plays an interstitial from the moment the first one starts.
+        group.perform("dave") { $0.updateMapping(pending(.present, duration: t(10)), at: $1) }
+        group.perform("dave") { $0.observeBreakBoundary(.interstitial(eventIdentifier: "ad1", offset: .zero), at: $1) }
+        #expect(group.coordinators["dave"]!.suspensionReasons == [.playingInterstitial])
+        group.run(for: .milliseconds(100))
+        #expect(group.blockers("alice") == ["bob", "dave"])
+        #expect(group.coordinators["erin"]!.suspensionReasons.isEmpty)
+        #expect(group.isWaiting("erin") && group.position("erin") == t(30))
     }
 
     static let promo = CoordinatedTimeMapping(

@@ -2,7 +2,9 @@ import GroupCoordination
 import GroupPlayback
 import GroupPlaybackTesting
 import GroupWire
+import HLSInterstitials
 import MediaTime
+import PlayerEngine
 import TestSupport
 import Testing
 
@@ -165,5 +167,25 @@ import Testing
         #expect(states.count == 1)
         let positions = Set(ids.map { group.position($0) })
         #expect(positions.count == 1, "positions \(positions)")
+    }
+}
+
+@Suite("What may change a player's coordinated mapping")
+struct BindingMappingChangeTests {
+    @Test("an asset list's arrival asks the binding for the mapping again, even when no segment changed (a RANGE break with DURATION)")
+    func assetListArrivalMayChangeTheMapping() {
+        let arrived = PlayerEvent(hostTime: .seconds(3), kind: .assetListResponse(eventID: "trailer", status: .available(assets: 1)))
+        let failed = PlayerEvent(hostTime: .seconds(3), kind: .assetListResponse(eventID: "trailer", status: .failed("404")))
+        #expect(PlayerCoordinationBinding.mayChangeMapping(arrived))
+        #expect(PlayerCoordinationBinding.mayChangeMapping(failed), "a failed list drops the break from the mapping")
+    }
+
+    @Test("a timeline change asks for the mapping again only when the segments changed, not when only the current one did")
+    func onlySegmentChangesMayChangeTheMapping() {
+        let segments = PlayerEvent(hostTime: .seconds(1), kind: .timelineChanged(reasons: [.segmentsChanged, .currentSegmentChanged]))
+        let current = PlayerEvent(hostTime: .seconds(1), kind: .timelineChanged(reasons: [.currentSegmentChanged]))
+        #expect(PlayerCoordinationBinding.mayChangeMapping(segments))
+        #expect(!PlayerCoordinationBinding.mayChangeMapping(current))
+        #expect(!PlayerCoordinationBinding.mayChangeMapping(PlayerEvent(hostTime: .seconds(1), kind: .playedToEnd)))
     }
 }

@@ -52,6 +52,46 @@ struct GroupSimulatorTests {
         #expect(report.skew.steadyPercentiles.p95 < 40)
     }
 
+    @Test("S1.11: with the waiting policy the premium viewer stops where the others' ads begin, not when their reports arrive, and is not put back")
+    func premiumStopsAtBreakStart() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "first-break", "duration": "45s", "seed": 2, "sampleInterval": "1ms",
+              "policy": { "waitFor": ["playingInterstitial", "userIsChangingCurrentTime"] },
+              "network": { "latency": "50ms", "jitter": "20ms", "loss": 0.01 },
+              "participants": [
+                { "name": "alice", "viewer": "alice", "stream": "movie", "kind": "vod" },
+                { "name": "bob", "viewer": "bob", "stream": "movie", "kind": "vod", "clock": { "offset": "80ms", "driftPPM": 100 } },
+                { "name": "charlie", "viewer": "charlie", "stream": "movie", "kind": "vod", "clock": { "offset": "-30ms", "driftPPM": -100 } }
+              ],
+              "actions": [ { "at": "2s", "participant": "alice", "action": "play" } ] }
+            """)
+        let alice = report.participant("alice"), bob = report.participant("bob")
+        let adsBegin = try #require(bob.series.first { $0.time > .seconds(10) && $0.state == "inBreak" }).time
+        let held = try #require(alice.series.first { $0.time > .seconds(10) && $0.state == "waiting" })
+        // The reports that Bob and Charlie play their ads take 30 to 60 ms to reach her: she used
+        // to play on that long past the break's start and then be put back.
+        #expect(held.time - adsBegin < .milliseconds(10), "held \(held.time - adsBegin) after the ads began")
+        #expect(held.coordinated == 40)
+        #expect(alice.series.allSatisfy { $0.time < held.time || $0.coordinated == 40 })
+        #expect(alice.rewound == 0 && alice.skipped == 0)
+    }
+
+    @Test("S1.11: a premium viewer who joins while the group waits at a break is never among those the group waits for, and waits with it")
+    func premiumJoinsDuringWait() throws {
+        let report = try SimulationFixtures.run(scenario: "vod-premium-joins-during-wait")
+        let erin = report.participant("erin")
+        let waitedFor = report.notes.filter { $0.text.contains("waiting for") }
+        #expect(!waitedFor.isEmpty)
+        #expect(!waitedFor.contains { $0.text.contains("erin") }, "\(waitedFor.map(\.text))")
+        // She waits out the rest of the first break (from about 50.8 s to 72.3 s) and the second.
+        let waits = erin.waits.filter { $0.length >= .seconds(1) }.map(\.length.seconds)
+        #expect(waits.count == 2 && abs(waits[0] - 21.5) < 0.5 && abs(waits[1] - 30.3) < 0.5, "\(waits)")
+        for participant in report.participants {
+            #expect(participant.skipped < 0.5 && participant.rewound < 0.5, "\(participant.name)")
+            #expect(participant.finalPosition == 120)
+        }
+    }
+
     @Test("S1.2: the group waits at the start for the legal warning only the viewer in Germany gets")
     func legalWarning() throws {
         let report = try SimulationFixtures.run(scenario: "legal-warning")
@@ -103,6 +143,19 @@ struct GroupSimulatorTests {
         #expect(report.participants.allSatisfy { $0.finalPosition == 130 })   // 120 s of film + the 10 s trailer
         #expect(!report.notes.contains { $0.text.contains("differs") })
         #expect(report.skew.steadyPercentiles.p95 < 40)
+    }
+
+    @Test("a 58 s film (its last segment 2 s) with a 7 s ad cut from the 10 s one: both see the film end at 58 s, the ad lasts 7 s, the group waits 7 s for it")
+    func shortFilmWithShortAd() throws {
+        let report = try SimulationFixtures.run(scenario: "short-film-waits-for-a-7s-ad")
+        let alice = report.participant("alice"), bob = report.participant("bob")
+        #expect(report.participants.allSatisfy { $0.finalPosition == 58 })
+        #expect(abs(bob.inBreaks.seconds - 7) < 0.2)
+        #expect(alice.inBreaks == .zero)
+        let aliceWaits = alice.waits.filter { $0.length >= .seconds(1) }
+        #expect(aliceWaits.count == 1 && aliceWaits.allSatisfy { abs($0.length.seconds - 7.3) < 0.5 }, "\(aliceWaits.map(\.length))")
+        #expect(aliceWaits.map(\.told) == [7])
+        #expect(alice.skipped < 0.5 && bob.skipped < 0.5)
     }
 
     @Test("a play before the session is ready is noted in the report")

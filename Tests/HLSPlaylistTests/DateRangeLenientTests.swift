@@ -37,6 +37,18 @@ struct DateRangeLenientTests {
         Case(label: "a negative X-PLAYOUT-LIMIT counts as absent", attributes: base + ",X-PLAYOUT-LIMIT=-1,DURATION=10") {
             $0.playoutLimit == nil && $0.duration == MediaTime(seconds: 10)
         },
+        Case(label: "a quoted PLANNED-DURATION is read as its number", attributes: base + #",PLANNED-DURATION="30""#) {
+            $0.plannedDuration == MediaTime(seconds: 30)
+        },
+        Case(label: "an unquoted negative PLANNED-DURATION counts as absent", attributes: base + ",PLANNED-DURATION=-30,DURATION=10") {
+            $0.plannedDuration == nil && $0.duration == MediaTime(seconds: 10)
+        },
+        Case(label: "a quoted X-PLAYOUT-LIMIT is read as its number", attributes: base + #",X-PLAYOUT-LIMIT="20""#) {
+            $0.playoutLimit == MediaTime(seconds: 20)
+        },
+        Case(label: "a non-numeric X-SKIP-CONTROL-DURATION counts as absent", attributes: base + ",X-SKIP-CONTROL-OFFSET=5,X-SKIP-CONTROL-DURATION=later") {
+            $0.skipControlDuration == nil && $0.skipControlOffset == MediaTime(seconds: 5)
+        },
         Case(label: "a non-numeric X-SKIP-CONTROL-OFFSET counts as absent", attributes: base + ",X-SKIP-CONTROL-OFFSET=soon,X-SKIP-CONTROL-DURATION=5") {
             $0.skipControlOffset == nil && $0.skipControlDuration == MediaTime(seconds: 5)
         },

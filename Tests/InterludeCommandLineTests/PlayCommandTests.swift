@@ -4,9 +4,7 @@ import HLSPlaylist
 import InterludeCommandLine
 import MediaTime
 import PlayerEngine
-import Synchronization
 import Testing
-import VirtualTime
 
 /// A VOD of six 4 s segments with three breaks, each playing `ad.m3u8` (two 3 s segments): a
 /// pre-roll that resumes where it started, a point break at 8 s skippable after 2 s, and a 6 s
@@ -215,6 +213,23 @@ struct PlayCommandTests {
         ])
     }
 
+    @Test("--start inside a range break plays that break whole, from its start, after the pre-roll: starting is seeking")
+    func startInsideRangeBreak() async throws {
+        let fixture = try PlayFixture()
+        defer { fixture.remove() }
+        let result = await run("play", "--virtual", "--trace", "-", "--start", "19", fixture.playlist)
+        #expect(result.code == 0)
+        #expect(noticeable(try traceEvents(result.out)) == [
+            "0 currentEvent pre",
+            "6 breakEnded pre completed resumeAt=16",
+            "6 currentEvent range",
+            "12 breakEnded range completed resumeAt=22",
+            "12 currentEvent -",
+            "12 timeJumped to=22 player",
+            "14 playedToEnd",
+        ])
+    }
+
     @Test("a live stream on virtual time needs --duration; with it, it plays to the live edge and stalls there")
     func liveOnVirtualTime() async throws {
         let fixture = try PlayFixture()
@@ -385,36 +400,5 @@ extension PlayCommandTests {
             #expect(inBreak.lines(width: 200)[1] == "in a break · primary 0:10.0 · break \"point\" 0:02.0 / 0:05.0, skippable · host 0:12.0 (virtual)")
             #expect(inBreak.lines(width: 40).allSatisfy { $0.count < 40 }, "lines never wrap")
         }
-
-        @Test("--speed's clock runs its multiple of the base clock, and sleepers wake when it has run far enough")
-        func scaledClock() {
-            let base = ManualClock()
-            let executor = ManualTaskExecutor()
-            let clock = ScaledClock(base: base, speed: 4)
-            let woke = Flag()
-            let task = Task(executorPreference: executor) {
-                try? await clock.sleep(for: .seconds(8))
-                woke.set()
-            }
-            executor.runUntilIdle()
-            base.advance(by: .seconds(1))
-            executor.runUntilIdle()
-            #expect(clock.now.offset == .seconds(4))
-            #expect(!woke.isSet)
-            base.advance(by: .milliseconds(999))
-            executor.runUntilIdle()
-            #expect(!woke.isSet, "7.996 s of the 8 s asked for")
-            base.advance(by: .milliseconds(1))
-            executor.runUntilIdle()
-            #expect(woke.isSet)
-            task.cancel()
-        }
     }
-}
-
-/// A flag set from a task.
-private final class Flag: Sendable {
-    private let value = Atomic(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
 }

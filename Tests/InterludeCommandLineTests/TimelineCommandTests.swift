@@ -31,5 +31,15 @@ struct TimelineCommandTests {
         #expect(warnings.contains { $0.contains("line 4") && $0.contains("X-TIMELINE-OCCUPIES") }, "\(io.capturedError)")
         #expect(warnings.contains { $0.contains("line 5") && $0.contains("ID") }, "\(io.capturedError)")
         #expect(io.capturedOutput.contains("kept"), "the repaired break is on the timeline")
+        #expect(warnings.allSatisfy { !$0.contains("error:") }, "a warning does not call itself an error: \(warnings)")
+        #expect(warnings.contains { $0.contains("line 4") && $0.hasSuffix("[parse.malformed-attribute]; read tolerantly") }, "\(warnings)")
+
+        // What the player and timeline read past, validate reports as an error with its rule id.
+        let validation = CommandIO.capturing()
+        let validateCode = await InterludeCommand.run(["validate", path.path], io: validation)
+        #expect(validateCode == 2)
+        let lines = (validation.capturedOutput + validation.capturedError).split(separator: "\n")
+        #expect(lines.contains { $0.contains(":4:") && $0.contains("error:") && $0.contains("X-TIMELINE-OCCUPIES") && $0.hasSuffix("[parse.malformed-attribute]") },
+                "\(validation.capturedOutput)\(validation.capturedError)")
     }
 }

@@ -42,6 +42,27 @@ struct MediaProbeTests {
         #expect((audioDuration - MediaTime(seconds: 4)).magnitude < MediaTime(value: 1, timescale: 10))
     }
 
+    @Test("the video's keyframes are found, one a second (the encoder's GOP of 25 frames); the audio has none")
+    func keyframes() throws {
+        let streams = try TransportStreamProbe.streams(in: try fixture("content/seg-002.ts"))
+        let video = try #require(streams.first { $0.isVideo })
+        let first = try #require(video.firstPresentationTime)
+        #expect(video.randomAccessPresentationTimes == [0, 1, 2, 3].map { first + $0 * 90_000 })
+        #expect(streams.filter(\.isAudio).allSatisfy { $0.randomAccessPresentationTimes.isEmpty })
+    }
+
+    @Test("a keyframe is found from its IDR NAL unit when the muxer does not flag it as a random access point")
+    func keyframesWithoutIndicator() throws {
+        var data = try fixture("content/seg-002.ts")
+        var offset = 0
+        while offset + 188 <= data.count {
+            if (data[offset + 3] >> 4) & 0x3 >= 2, data[offset + 4] > 0 { data[offset + 5] &= ~0x40 }
+            offset += 188
+        }
+        let video = try #require(try TransportStreamProbe.streams(in: data).first { $0.isVideo })
+        #expect(video.randomAccessPresentationTimes.count == 4)
+    }
+
     @Test("time stamps that wrap at 2^33 are unwrapped")
     func wraparound() throws {
         var data = try fixture("content/seg-001.ts")

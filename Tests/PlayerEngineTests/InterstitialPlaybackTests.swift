@@ -99,7 +99,7 @@ struct InterstitialPlaybackTests {
     }
 
     @Test("a VOD start position inside a break's range plays the break from its start, as a seek there does")
-    func startInsideBreakPlaysIt() {
+    func startInsideBreakPlaysIt() throws {
         let rig = S.play({ rig in
             S.serveMain(rig, count: 10, extra: S.interstitial("range", at: 10, "DURATION=20.0,X-TIMELINE-OCCUPIES=\"RANGE\",X-ASSET-URI=\"ads/a20.m3u8\""))
             S.serveAd(rig, "a20", seconds: 20)
@@ -107,6 +107,11 @@ struct InterstitialPlaybackTests {
         #expect(S.breakStarts(rig).map(\.id) == ["range"])
         #expect(S.breakEnds(rig).first?.end == "completed")
         #expect(S.breakEnds(rig).first?.resume == MediaTime(seconds: 30))
+        // From its start, not from the 5 s the start position is into it: all of its 20 s play.
+        let start = try #require(S.breakStarts(rig).first?.at)
+        let end = try #require(S.breakEnds(rig).first?.at)
+        #expect(end - start >= .seconds(20) && end - start < .milliseconds(20_300), "\(end - start)")
+        #expect(rig.loader.requests.contains { $0.url.contains("ads/a20.m3u8") })
     }
 
     // MARK: Preload date ranges

@@ -150,6 +150,42 @@ struct LoadFailureTests {
         #expect(Self.failure(rig.events)?.message.contains("initialization section") == true)
     }
 
+    /// A fragmented-MP4 playlist whose EXT-X-MAP is `init.mp4`; the caller decides how it answers.
+    static func initSectionRig(_ answer: (MemoryResourceLoader<ManualClock>) -> Void) -> PlaybackRig {
+        let rig = PlaybackRig()
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-MAP:URI=\"init.mp4\"\n"
+        for index in 0..<5 { text += "#EXTINF:4.0,\nseg-\(index).m4s\n" }
+        rig.serve("mem://fmp4/main.m3u8", text + "#EXT-X-ENDLIST\n")
+        answer(rig.loader)
+        rig.player.replaceCurrentItem(with: PlayerItem(url: "mem://fmp4/main.m3u8"))
+        rig.player.play()
+        rig.runToEnd(limit: .seconds(60))
+        return rig
+    }
+
+    @Test("an init section answered 404 fails the item at once, as a missing segment does, and is not asked again")
+    func missingInitSectionFails() throws {
+        let rig = Self.initSectionRig { _ in }
+        #expect(rig.loader.requests.filter { $0.url.hasSuffix("init.mp4") }.count == 1)
+        let failure = try #require(Self.failure(rig.events))
+        #expect(failure.url == "mem://fmp4/init.mp4", "\(failure)")
+    }
+
+    @Test("an init section answered 503 is retried with back-off up to the attempt limit, then fails the item")
+    func unavailableInitSectionIsRetriedThenFails() throws {
+        let rig = Self.initSectionRig { loader in
+            loader.fail("mem://fmp4/init.mp4", with: LoadError(kind: .httpStatus, url: "mem://fmp4/init.mp4", status: 503, message: "service unavailable"))
+        }
+        let loads = rig.loader.requests.filter { $0.url.hasSuffix("init.mp4") }
+        #expect(loads.count == PlayerConfiguration().maxAttempts)
+        let failure = try #require(Self.failure(rig.events))
+        #expect(failure.url == "mem://fmp4/init.mp4", "\(failure)")
+        let retries = rig.events.filter { event in
+            if case .loadFailed(_, let url, _, true) = event.kind { return url.hasSuffix("init.mp4") } else { return false }
+        }
+        #expect(retries.count == PlayerConfiguration().maxAttempts - 1, "each failure but the last says it will be retried")
+    }
+
     @Test("an event handler may call back into the player: events are delivered with the player's lock let go")
     func handlersMayCallBack() {
         let rig = Self.vodRig()

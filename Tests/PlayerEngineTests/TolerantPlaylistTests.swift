@@ -30,6 +30,19 @@ struct TolerantPlaylistTests {
         #expect(warnings.first?.contains("main.m3u8 line") == true)
     }
 
+    @Test("a later tag with the same ID that conflicts on one attribute still adds its others to the break, with one warning")
+    func conflictingLaterTagIsMerged() {
+        let rig = S.play { rig in
+            S.serveMain(rig, count: 10, extra: S.interstitial("mid", at: 20, "PLANNED-DURATION=5,X-ASSET-URI=\"ads/a5.m3u8\"")
+                + S.interstitial("mid", at: 20, "PLANNED-DURATION=6,X-RESUME-OFFSET=3"))
+            S.serveAd(rig, "a5", seconds: 5)
+        }
+        #expect(S.breakStarts(rig).map(\.id) == ["mid"], "the break is played")
+        #expect(S.breakEnds(rig).first?.resume == MediaTime(seconds: 23), "the later tag's X-RESUME-OFFSET applies (discarded whole, primary would resume at 20)")
+        let warnings = Self.warnings(rig).filter { $0.contains("PLANNED-DURATION") }
+        #expect(warnings.count == 1, "\(Self.warnings(rig))")
+    }
+
     @Test("an asset list with an empty URI plays its other assets and warns about the one skipped")
     func emptyAssetURIIsSkipped() {
         let rig = S.play { rig in

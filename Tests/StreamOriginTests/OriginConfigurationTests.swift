@@ -102,7 +102,7 @@ struct OriginConfigurationTests {
     }
 
     @Test("what does not fit the measured media is refused when the origin is made", arguments: [
-        (#""kind": "vod", "mode": "stitched", "durationSeconds": 10"#, "$.streams[0].durationSeconds", "try 8 or 12"),
+        (#""kind": "vod", "mode": "stitched", "durationSeconds": 10.5"#, "$.streams[0].durationSeconds", "try 10 or 11"),
         (#""kind": "vod", "mode": "stitched", "durationSeconds": 12, "breaks": [{"id": "b", "positionSeconds": 6}]"#,
          "$.streams[0].breaks[0].positionSeconds", "not a multiple of the 4-second segment duration"),
         (#""kind": "vod", "mode": "stitched", "durationSeconds": 12, "segmentDurationSeconds": 6"#, "$.streams[0].segmentDurationSeconds",

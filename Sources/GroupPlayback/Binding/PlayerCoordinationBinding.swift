@@ -12,8 +12,8 @@ import PlayerEngine
 /// - The user's rate changes and seeks on the player (originator `.user`) become group commands.
 /// - A stall begins a `stallRecovery` suspension that ends when the player plays again (the
 ///   player then moves to where the group is).
-/// - Breaks are the coordinator's business: entering and leaving them is observed through the
-///   player's position, which also drives drift correction.
+/// - Breaks are the coordinator's business: entering and leaving them (and an asset starting in
+///   one) is observed through the player's position, which also drives drift correction.
 /// - The coordinator's controls become player commands, anchored on the local host clock, with the
 ///   originator `.coordinator`, so that they are not taken for the user's.
 public struct PlayerCoordinationBinding: Sendable {
@@ -166,7 +166,9 @@ public struct PlayerCoordinationBinding: Sendable {
                 stall = nil
                 actions = coordinator.end(suspension, at: groupTime)
             }
-        case .currentEventChanged:
+        case .currentEventChanged, .assetStarted:
+            // A break whose asset list was on its way when it was entered begins its suspension
+            // when its first asset starts.
             actions = coordinator.observeBreakBoundary(Self.position(position()), at: groupTime)
         default:
             return []

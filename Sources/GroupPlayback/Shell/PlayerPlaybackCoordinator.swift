@@ -29,9 +29,11 @@ import Synchronization
 /// ``run()`` consumes the player's events and the transport's frames, sends frames in the order
 /// they were made, and wakes at the driver's deadlines (the clock probes, the coordinator's
 /// deadlines, the observations of the player every ``Configuration/observationInterval`` of host
-/// time) and the messenger's retransmissions. Commands to the player are applied under the
-/// coordinator's lock, never across an `await`; the player never calls back into the coordinator
-/// (its events arrive through a stream).
+/// time) and the messenger's retransmissions. Its inputs run one at a time, in the order they
+/// came: each reads the player (with no lock held), feeds the driver under the coordinator's
+/// lock, and collects what the driver asks for; the lock let go, that thread commands the player,
+/// sends the frames and reports the events. Nothing calls out of the coordinator with its lock
+/// held; the player never calls back into it (its events arrive through a stream).
 ///
 /// Automatic suspensions (from the binding): `stallRecovery` while the player rebuffers after a
 /// stall (it ends when the player plays again, and the player moves to where the group is), and
@@ -132,6 +134,29 @@ public final class PlayerPlaybackCoordinator: Sendable {
         var armed: [Duration] = []
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriber = 0
+        /// Inputs waiting for their turn, in order; ``isRunning`` while a thread works through
+        /// them.
+        var jobs: [Job] = []
+        var isRunning = false
+        /// What the last job asked for that calls out, performed after the lock is let go.
+        var outbox: [Effect] = []
+        /// How many times settling has asked the driver again since the last input (at most 4).
+        var settleRounds = 0
+    }
+
+    /// An input to the coordinator: `body` runs under the lock at host time `now`, with the
+    /// player as read just before the lock was taken when `readsPlayer`.
+    private struct Job: Sendable {
+        var readsPlayer: Bool
+        var body: @Sendable (PlayerPlaybackCoordinator, inout State, _ now: Duration, _ player: PlaybackMachine?) -> Void
+    }
+
+    /// Work that leaves the coordinator, performed with its lock let go.
+    private enum Effect {
+        case command(PlayerCoordinationBinding.PlayerCommand)
+        case send([GroupMessenger.Outgoing])
+        case emit(Event, [AsyncStream<Event>.Continuation])
+        case arm(Duration)
     }
 
     /// The player coordinated.
@@ -185,9 +210,8 @@ public final class PlayerPlaybackCoordinator: Sendable {
     }
 
     deinit {
-        state.withLock { state in
-            for subscriber in state.subscribers.values { subscriber.finish() }
-        }
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.finish() }
         outboxInput.finish()
         timerInput.finish()
     }
@@ -283,22 +307,22 @@ public final class PlayerPlaybackCoordinator: Sendable {
     /// neither follows the group nor commands it, and tells the others why. Before the group clock
     /// is synchronised, the begin time is read on the host clock.
     public func beginSuspension(for reason: CoordinatedPlaybackSuspension.Reason) -> Suspension {
+        let now = player.hostTime
         let suspension = state.withLock { state -> CoordinatedPlaybackSuspension in
-            let now = player.hostTime
             let (suspension, outputs) = state.driver.beginSuspension(for: reason, at: now)
             apply(outputs, in: &state, at: now)
-            settle(&state)
             return suspension
         }
+        // What it asked for goes out, and what fell due is done, in turn with the other inputs.
+        submit(Job(readsPlayer: false) { coordinator, state, _, _ in coordinator.settleNext(&state) })
         return Suspension(suspension, coordinator: self)
     }
 
     fileprivate func end(_ suspension: CoordinatedPlaybackSuspension, proposing position: IntegratedTimeline.Position?) {
-        state.withLock { state in
-            let now = player.hostTime
-            apply(state.driver.endSuspension(suspension, proposing: position, at: now), in: &state, at: now)
-            settle(&state)
-        }
+        submit(Job(readsPlayer: false) { coordinator, state, now, _ in
+            coordinator.apply(state.driver.endSuspension(suspension, proposing: position, at: now), in: &state, at: now)
+            coordinator.settleNext(&state)
+        })
     }
 
     /// Where the coordinator expects the player to be at host time `hostTime`: primary content or a
@@ -326,8 +350,9 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     /// What the group does now and whom it waits for.
     public var groupStatus: PlaybackCoordinatorStateMachine.GroupPlaybackStatus? {
-        state.withLock { state in
-            state.driver.binding.coordinator.groupStatus(at: state.driver.groupClock.groupTime(atLocalTime: player.hostTime))
+        let now = player.hostTime
+        return state.withLock { state in
+            state.driver.binding.coordinator.groupStatus(at: state.driver.groupClock.groupTime(atLocalTime: now))
         }
     }
 
@@ -355,91 +380,142 @@ public final class PlayerPlaybackCoordinator: Sendable {
 
     /// A peer left the session: no wait outlives its participant.
     public func removePeer(_ peer: PeerID) {
-        state.withLock { state in
+        submit(Job(readsPlayer: false) { coordinator, state, now, _ in
             state.peers.removeAll { $0 == peer }
             guard let participant = state.participants.removeValue(forKey: peer), state.driver.isJoined else { return }
-            let now = player.hostTime
-            apply(state.driver.participantLeft(participant, at: now), in: &state, at: now)
-            settle(&state)
-        }
+            coordinator.apply(state.driver.participantLeft(participant, at: now), in: &state, at: now)
+            coordinator.settleNext(&state)
+        })
     }
 
     // MARK: Inputs
 
     private func start() {
-        state.withLock { state in
-            let now = player.hostTime
-            apply(state.driver.connect(player: player.machineState, at: now), in: &state, at: now)
-            settle(&state)
-        }
+        submit(Job(readsPlayer: true) { coordinator, state, now, player in
+            coordinator.apply(state.driver.connect(player: player!, at: now), in: &state, at: now)
+            coordinator.settleNext(&state)
+        })
     }
 
     private func handle(_ event: PlayerEvent) {
-        state.withLock { state in
+        submit(Job(readsPlayer: true) { coordinator, state, now, player in
             guard state.driver.isJoined else { return }
-            let now = player.hostTime
-            apply(state.driver.playerEvent(event, player: player.machineState, at: now), in: &state, at: now)
-            settle(&state)
-        }
+            coordinator.apply(state.driver.playerEvent(event, player: player!, at: now), in: &state, at: now)
+            coordinator.settleNext(&state)
+        })
     }
 
     private func handle(_ frame: GroupTransportFrame) {
-        state.withLock { state in
-            let now = player.hostTime
-            let output = state.messenger.receive(frame.bytes, from: frame.sender, at: now)
-            send(output.frames)
-            for (sender, error) in output.errors { emit(.messengerError(sender, error), in: state) }
-            for received in output.messages {
-                switch received.message {
-                case let reply as ClockProbeReply:
-                    guard received.sender == configuration.clockServer, !keepsGroupClock else { continue }
-                    apply(state.driver.clockProbeReply(reply, player: player.machineState, at: now), in: &state, at: now)
-                case let probe as ClockProbe:
-                    guard keepsGroupClock, let reply = try? state.messenger.sendUnreliably(
-                        ClockProbeReply(answering: probe, receivedAt: now, sentAt: now), to: received.sender)
-                    else { continue }
-                    send([reply])
-                case let envelope as CoordinationEnvelope:
-                    state.participants[received.sender] = envelope.sender
-                    if !state.peers.contains(received.sender) { state.peers.append(received.sender) }
-                    apply(state.driver.receive(envelope.message, from: envelope.sender, at: now), in: &state, at: now)
-                default:
-                    continue
-                }
+        submit(Job(readsPlayer: true) { coordinator, state, now, player in
+            coordinator.receive(frame, in: &state, at: now, player: player!)
+            coordinator.settleNext(&state)
+        })
+    }
+
+    private func receive(_ frame: GroupTransportFrame, in state: inout State, at now: Duration, player: PlaybackMachine) {
+        let output = state.messenger.receive(frame.bytes, from: frame.sender, at: now)
+        send(output.frames, in: &state)
+        for (sender, error) in output.errors { emit(.messengerError(sender, error), in: &state) }
+        for received in output.messages {
+            switch received.message {
+            case let reply as ClockProbeReply:
+                guard received.sender == configuration.clockServer, !keepsGroupClock else { continue }
+                apply(state.driver.clockProbeReply(reply, player: player, at: now), in: &state, at: now)
+            case let probe as ClockProbe:
+                guard keepsGroupClock, let reply = try? state.messenger.sendUnreliably(
+                    ClockProbeReply(answering: probe, receivedAt: now, sentAt: now), to: received.sender)
+                else { continue }
+                send([reply], in: &state)
+            case let envelope as CoordinationEnvelope:
+                state.participants[received.sender] = envelope.sender
+                if !state.peers.contains(received.sender) { state.peers.append(received.sender) }
+                apply(state.driver.receive(envelope.message, from: envelope.sender, at: now), in: &state, at: now)
+            default:
+                continue
             }
-            settle(&state)
         }
     }
 
     private func timerFired(_ deadline: Duration) {
-        state.withLock { state in
+        submit(Job(readsPlayer: false) { coordinator, state, _, _ in
             if let index = state.armed.firstIndex(of: deadline) { state.armed.remove(at: index) }
-            settle(&state)
+            coordinator.settleNext(&state)
+        })
+    }
+
+    private func perform(_ body: @escaping @Sendable (inout PlaybackCoordinatorStateMachine, Duration) -> [PlaybackCoordinatorStateMachine.Action]) {
+        submit(Job(readsPlayer: false) { coordinator, state, now, _ in
+            coordinator.apply(state.driver.perform(at: now, body), in: &state, at: now)
+            coordinator.settleNext(&state)
+        })
+    }
+
+    // MARK: Running the inputs
+
+    /// Queues `job`; unless another thread is working through the queue, this one does: for each
+    /// job it reads the host time and, if the job needs it, the player (no lock held), runs the
+    /// job under the lock, then performs what the job asked for with the lock let go. So the
+    /// inputs run in the order they came and each reads the player as the commands before it
+    /// left it, as when they were applied under the lock.
+    private func submit(_ job: Job) {
+        let runs = state.withLock { state -> Bool in
+            state.jobs.append(job)
+            guard !state.isRunning else { return false }
+            state.isRunning = true
+            return true
+        }
+        guard runs else { return }
+        while true {
+            let next = state.withLock { state -> Job? in
+                guard !state.jobs.isEmpty else {
+                    state.isRunning = false
+                    return nil
+                }
+                return state.jobs.removeFirst()
+            }
+            guard let next else { return }
+            let now = player.hostTime
+            let machine = next.readsPlayer ? player.machineState : nil
+            let effects = state.withLock { state -> [Effect] in
+                next.body(self, &state, now, machine)
+                defer { state.outbox.removeAll(keepingCapacity: true) }
+                return state.outbox
+            }
+            for effect in effects { perform(effect) }
         }
     }
 
-    private func perform(_ body: (inout PlaybackCoordinatorStateMachine, Duration) -> [PlaybackCoordinatorStateMachine.Action]) {
-        state.withLock { state in
-            let now = player.hostTime
-            apply(state.driver.perform(at: now, body), in: &state, at: now)
-            settle(&state)
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .command(let command): player.apply(command)
+        case .send(let frames): for frame in frames { outboxInput.yield(frame) }
+        case .emit(let event, let subscribers): for subscriber in subscribers { subscriber.yield(event) }
+        case .arm(let deadline): timerInput.yield(deadline)
         }
     }
 
     // MARK: Steps (under the lock)
 
-    /// Does whatever is due now (the driver's probes, deadlines and observations, the messenger's
-    /// retransmissions) and arms the timer for what comes next. The driver is asked again while
-    /// it is due: it leaves an observation due when it has just commanded the player, to read the
-    /// player once the commands are applied.
-    private func settle(_ state: inout State) {
-        let now = player.hostTime
-        var rounds = 0
-        while rounds < 4, let deadline = state.driver.nextDeadline, deadline <= now {
-            rounds += 1
-            apply(state.driver.timerFired(player: player.machineState, at: now), in: &state, at: now)
+    /// Makes whatever is due the next job: the driver's probes, deadlines and observations, the
+    /// messenger's retransmissions, and the timer for what comes next.
+    private func settleNext(_ state: inout State) {
+        state.settleRounds = 0
+        state.jobs.insert(Job(readsPlayer: false) { coordinator, state, now, _ in coordinator.settle(&state, at: now) }, at: 0)
+    }
+
+    /// Does what is due now. While the driver is due, it is asked again with the player read
+    /// afresh, after the commands it gave are applied (it leaves an observation due when it has
+    /// just commanded the player); then the messenger's retransmissions and the timer.
+    private func settle(_ state: inout State, at now: Duration) {
+        if state.settleRounds < 4, let deadline = state.driver.nextDeadline, deadline <= now {
+            state.settleRounds += 1
+            state.jobs.insert(Job(readsPlayer: true) { coordinator, state, now, player in
+                coordinator.apply(state.driver.timerFired(player: player!, at: now), in: &state, at: now)
+                state.jobs.insert(Job(readsPlayer: false) { coordinator, state, now, _ in coordinator.settle(&state, at: now) }, at: 0)
+            }, at: 0)
+            return
         }
-        if let deadline = state.messenger.nextDeadline, deadline <= now { send(state.messenger.tick(at: now)) }
+        if let deadline = state.messenger.nextDeadline, deadline <= now { send(state.messenger.tick(at: now), in: &state) }
         arm(&state, at: now)
     }
 
@@ -453,15 +529,15 @@ public final class PlayerPlaybackCoordinator: Sendable {
         let at = max(next, now + .nanoseconds(1))
         if let earliest = state.armed.min(), earliest <= at { return }
         state.armed.append(at)
-        timerInput.yield(at)
+        state.outbox.append(.arm(at))
     }
 
     private func apply(_ outputs: [ParticipantDriver.Output], in state: inout State, at now: Duration) {
         for output in outputs {
             switch output {
             case .player(let command, let originator):
-                player.apply(command)
-                emit(.playerCommand(command, originator: originator), in: state)
+                state.outbox.append(.command(command))
+                emit(.playerCommand(command, originator: originator), in: &state)
             case .send(let message, let recipients):
                 let targets: [PeerID]
                 switch recipients {
@@ -470,29 +546,31 @@ public final class PlayerPlaybackCoordinator: Sendable {
                 }
                 guard !targets.isEmpty else { continue }
                 do {
-                    send(try state.messenger.send(CoordinationEnvelope(sender: configuration.participant, message: message), to: targets, at: now))
+                    send(try state.messenger.send(CoordinationEnvelope(sender: configuration.participant, message: message), to: targets, at: now), in: &state)
                 } catch {
-                    emit(.messengerError(transport.localPeer, error), in: state)
+                    emit(.messengerError(transport.localPeer, error), in: &state)
                 }
             case .probe(let probe):
                 guard let outgoing = try? state.messenger.sendUnreliably(probe, to: configuration.clockServer) else { continue }
-                send([outgoing])
+                send([outgoing], in: &state)
             case .event(let event):
-                emit(Event(event), in: state)
+                emit(Event(event), in: &state)
             }
         }
     }
 
-    private func send(_ frames: [GroupMessenger.Outgoing]) {
-        for frame in frames { outboxInput.yield(frame) }
+    private func send(_ frames: [GroupMessenger.Outgoing], in state: inout State) {
+        guard !frames.isEmpty else { return }
+        state.outbox.append(.send(frames))
     }
 
-    private func emit(_ event: Event, in state: State) {
-        for subscriber in state.subscribers.values { subscriber.yield(event) }
+    private func emit(_ event: Event, in state: inout State) {
+        state.outbox.append(.emit(event, Array(state.subscribers.values)))
     }
 
+    /// Reports `event` in turn with the other inputs' events.
     private func emit(_ event: Event) {
-        state.withLock { emit(event, in: $0) }
+        submit(Job(readsPlayer: false) { coordinator, state, _, _ in coordinator.emit(event, in: &state) })
     }
 }
 

@@ -1,11 +1,12 @@
 import Foundation
 import PlayerEngine
 
-/// Loads a playlist (or any resource) given on the command line: a file path, a `file://` URL or
-/// an `http(s)://` URL, through the engine's loader, so that the same limits hold: at most
-/// `maxBytes` (a playlist's limit by default), no data for 15 s or a whole response over 60 s is a
-/// time-out.
-enum ResourceLoader {
+/// A playlist (or any resource) named on the command line: a file path, a `file://` URL or an
+/// `http(s)://` URL. What it adds to the engine's ``HTTPResourceLoader``, which loads it (so that
+/// the same limits hold: at most `maxBytes`, a playlist's limit by default; no data for 15 s or a
+/// whole response over 60 s is a time-out): a path made a file URL, and messages for people when
+/// there is nothing to load there.
+enum CommandLineInput {
     /// The engine's playlist limit.
     static let defaultMaxBytes = PlayerConfiguration().maxPlaylistBytes
 
