@@ -95,7 +95,7 @@ public struct StitchedAds: Sendable, Hashable {
     /// gives way to a listed one or grows with the window, and a range whose segments left the
     /// window stays whole, so that the content time of every later item time stays where it was.
     ///
-    /// - Complexity: O(n + r) in the number of segments and ranges.
+    /// - Complexity: O(n + r log r) in the number of segments and ranges.
     public init(playlist: MediaPlaylist, timeline: PrimaryTimeline, continuing previous: StitchedAds) {
         let found = Self.found(in: playlist, timeline: timeline)
         var kept = zip(previous.ranges, previous.evidence).map { Found(range: $0, evidence: $1) }
