@@ -7,7 +7,10 @@ import MediaTime
 /// The coordinated timeline is the shared primary content with every break that may differ
 /// between participants taken out, and with every break whose content is the same for everyone
 /// (`X-CONTENT-MAY-VARY=NO`) left in, since the whole group plays it in sync:
-/// - a stitched-ad range on the item timeline is removed (content stands still while it plays);
+/// - a stitched-ad range on the item timeline is removed (content stands still while it plays),
+///   unless the ads take the place of the content under them (``StitchedAdPlacement/replacing``,
+///   live): coordinated time then stands at the range's start while it plays and is back in step
+///   at its end, as after a live interstitial whose resumption offset is its duration (S1.9);
 /// - an interstitial break whose content may vary is local: coordinated time stands still at its
 ///   start while the participant plays it, and its resumption offset only moves that participant;
 /// - an interstitial break whose content may not vary occupies its duration on the coordinated
@@ -15,6 +18,18 @@ import MediaTime
 ///
 /// Stitched ranges are sums of EXTINF (S1.6). Every computation is exact.
 public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
+    /// How stitched ads sit in the item's content.
+    public enum StitchedAdPlacement: String, Sendable, Hashable, Codable {
+        /// Inserted: the content after an ad is the content before it, moved by the ad's length
+        /// (VOD, S1.5). The ranges are removed from the coordinated timeline.
+        case inserted
+        /// In place of the content under them, as a live stream's ad slots are: the content after
+        /// an ad is the live content of that moment, so a range occupies its own length of the
+        /// coordinated timeline (and the participant is back in step with the group when it
+        /// ends, without skipping anything more).
+        case replacing
+    }
+
     /// An interstitial break on the item's primary timeline.
     public struct Break: Sendable, Hashable, Codable {
         /// What is known of what a break plays.
@@ -85,6 +100,8 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
 
     /// Ads stitched into the item (ranges on the item timeline), sorted and merged.
     public let stitchedAdRanges: [MediaTimeRange]
+    /// How those ads sit in the content.
+    public let stitchedAdPlacement: StitchedAdPlacement
     /// The item's duration (stitched ads included); `nil` for live.
     public let itemDuration: MediaTime?
     /// Interstitial breaks, ordered by item time.
@@ -103,15 +120,21 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     public let sharedBreakDurations: [String: MediaTime]
 
     /// A mapping. Ranges are sorted and merged; breaks sorted by item time.
-    public init(stitchedAdRanges: [MediaTimeRange] = [], itemDuration: MediaTime? = nil, breaks: [Break] = []) {
+    public init(
+        stitchedAdRanges: [MediaTimeRange] = [],
+        stitchedAdPlacement: StitchedAdPlacement = .inserted,
+        itemDuration: MediaTime? = nil,
+        breaks: [Break] = []
+    ) {
         let stitched = StitchedAds(ranges: stitchedAdRanges, itemDuration: itemDuration ?? .zero)
         let sorted = breaks.sorted { $0.itemTime < $1.itemTime }
         self.stitched = stitched
         self.stitchedAdRanges = stitched.ranges
+        self.stitchedAdPlacement = stitchedAdPlacement
         self.itemDuration = itemDuration
         self.breaks = sorted
         let shared = sorted.filter { !$0.contentMayVary }
-        sharedBreaks = shared.map { (stitched.contentTime(forItemTime: $0.itemTime), $0) }
+        sharedBreaks = shared.map { (Self.contentTime(forItemTime: $0.itemTime, stitched: stitched, placement: stitchedAdPlacement), $0) }
         sharedBreakDurations = Dictionary(shared.map { ($0.eventIdentifier, $0.duration) }) { first, _ in first }
         localBreakSchedule = makeLocalBreakSchedule()
     }
@@ -122,8 +145,21 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     /// The primary content's duration without stitched ads (what S1.7 requires to match across
     /// participants on VOD); `nil` for live.
     public var contentDuration: MediaTime? {
-        guard itemDuration != nil else { return nil }
-        return stitched.contentDuration
+        guard let itemDuration else { return nil }
+        return stitchedAdPlacement == .inserted ? stitched.contentDuration : itemDuration
+    }
+
+    /// The content time of an item time: with inserted ads, the item time less the ads before it;
+    /// with ads that replace content, the item time. Inside an ad, that of the ad's start.
+    private static func contentTime(forItemTime time: MediaTime, stitched: StitchedAds, placement: StitchedAdPlacement) -> MediaTime {
+        switch placement {
+        case .inserted: stitched.contentTime(forItemTime: time)
+        case .replacing: stitched.range(containing: time)?.start ?? time
+        }
+    }
+
+    private func contentTime(forItemTime time: MediaTime) -> MediaTime {
+        Self.contentTime(forItemTime: time, stitched: stitched, placement: stitchedAdPlacement)
     }
 
     /// The coordinated time of a content time (item time with stitched ads removed).
@@ -148,12 +184,12 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     public func coordinatedTime(for position: PlaybackPosition) -> MediaTime {
         switch position {
         case .item(let time):
-            return coordinatedTime(forContentTime: stitched.contentTime(forItemTime: time))
+            return coordinatedTime(forContentTime: contentTime(forItemTime: time))
         case .interstitial(let identifier, let offset):
             guard let found = breaks.first(where: { $0.eventIdentifier == identifier }) else {
                 return coordinatedTime(forContentTime: .zero)
             }
-            let start = coordinatedTime(forContentTime: stitched.contentTime(forItemTime: found.itemTime))
+            let start = coordinatedTime(forContentTime: contentTime(forItemTime: found.itemTime))
             guard !found.contentMayVary else { return start }
             // The shared break's start is where primary before it ends: map the instant before.
             let before = coordinatedStart(ofSharedBreak: found)
@@ -163,7 +199,7 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
 
     private func coordinatedStart(ofSharedBreak target: Break) -> MediaTime {
         var shift = MediaTime.zero
-        let content = stitched.contentTime(forItemTime: target.itemTime)
+        let content = contentTime(forItemTime: target.itemTime)
         for (start, shared) in sharedBreaks {
             if shared == target { break }
             if content < start { break }
@@ -190,7 +226,7 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
             shift += shared.duration - shared.resumptionOffset
         }
         let content = time - shift
-        var item = stitched.itemTime(forContentTime: content)
+        var item = stitchedAdPlacement == .inserted ? stitched.itemTime(forContentTime: content) : content
         if afterLocalBreaks {
             // Skip stitched ranges that start exactly here (they may be adjacent).
             while let range = stitchedAdRanges.first(where: { $0.start == item }) { item = range.end }
@@ -248,23 +284,26 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     // Equality, hashing and coding are those of what the mapping is made from.
 
     public static func == (lhs: CoordinatedTimeMapping, rhs: CoordinatedTimeMapping) -> Bool {
-        lhs.stitchedAdRanges == rhs.stitchedAdRanges && lhs.itemDuration == rhs.itemDuration && lhs.breaks == rhs.breaks
+        lhs.stitchedAdRanges == rhs.stitchedAdRanges && lhs.stitchedAdPlacement == rhs.stitchedAdPlacement && lhs.itemDuration == rhs.itemDuration
+            && lhs.breaks == rhs.breaks
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(stitchedAdRanges)
+        hasher.combine(stitchedAdPlacement)
         hasher.combine(itemDuration)
         hasher.combine(breaks)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case stitchedAdRanges, itemDuration, breaks
+        case stitchedAdRanges, stitchedAdPlacement, itemDuration, breaks
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             stitchedAdRanges: try container.decode([MediaTimeRange].self, forKey: .stitchedAdRanges),
+            stitchedAdPlacement: try container.decodeIfPresent(StitchedAdPlacement.self, forKey: .stitchedAdPlacement) ?? .inserted,
             itemDuration: try container.decodeIfPresent(MediaTime.self, forKey: .itemDuration),
             breaks: try container.decode([Break].self, forKey: .breaks)
         )
@@ -273,6 +312,7 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(stitchedAdRanges, forKey: .stitchedAdRanges)
+        if stitchedAdPlacement != .inserted { try container.encode(stitchedAdPlacement, forKey: .stitchedAdPlacement) }
         try container.encodeIfPresent(itemDuration, forKey: .itemDuration)
         try container.encode(breaks, forKey: .breaks)
     }

@@ -796,7 +796,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
             exitedBreakTime = automaticBreak.coordinatedTime
             return end(automaticBreak.suspension, at: groupTime)
         }
-        if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position) {
+        // A player held in its break while the group is paused is not playing it: it begins when
+        // the group plays (the play command would not reach a suspended participant).
+        if let local = mapping.localBreak(at: position), local.coordinatedTime != exitedBreakTime || !isAfterExitedBreak(position),
+            timeline.status(at: groupTime) != .paused
+        {
             // Apple's playingInterstitial says the participant is presented with an interstitial
             // instead of the main content: not yet while its asset list is on its way (a joiner put
             // at a break), not at all when the list is empty (a premium viewer). Meanwhile it stands
@@ -1023,8 +1027,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         for theirs in schedule.entries where theirs.source == .stitched {
             guard let mine = local.first(where: { $0.coordinatedTime == theirs.coordinatedTime }) else { continue }
             guard GroupTimeArithmetic.difference(mine.duration, theirs.duration).magnitude > configuration.contentDurationTolerance else { continue }
-            // Once per participant and item: as the live window slides, a break cut by the
-            // window's start would be reported again with clipped durations.
+            // Once per participant and item: the same pair of ad decisions differs at every break.
             let key = "stitched|\(item)|\(schedule.participant)"
             guard reportedMismatches.insert(key).inserted else { continue }
             actions.append(.event(.stitchedBreakMismatch(StitchedBreakMismatch(
@@ -1092,9 +1095,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
 
     // MARK: - Internals
 
+    /// The local breaks the others are told about: the latest ``AdSchedule/maximumEntries`` (a
+    /// live item keeps every break it has seen, and the oldest are long played).
     private var localSchedule: AdSchedule? {
         guard let item = currentItemIdentifier else { return nil }
-        return AdSchedule(participant: localParticipant, itemIdentifier: item, entries: mapping.localBreakSchedule)
+        return AdSchedule(participant: localParticipant, itemIdentifier: item, entries: Array(mapping.localBreakSchedule.suffix(AdSchedule.maximumEntries)))
     }
 
     private var localUpdate: ParticipantStateUpdate {

@@ -29,8 +29,9 @@ struct Pipeline: Sendable {
     var timeline: PrimaryTimeline? {
         didSet { isReady = timeline != nil }
     }
-    /// The playlist's stitched-ad ranges (from 0 at its first segment), kept with the playlist: a
-    /// coordinator asks for them at every change of the item's timeline.
+    /// The playlist's stitched-ad ranges on `timeline`, kept with the playlist: a coordinator asks
+    /// for them at every change of the item's timeline. A live reload continues them, so a break
+    /// keeps its range as its segments leave the window.
     var stitchedAds: StitchedAds?
     var reloadPolicy = PlaylistReloadPolicy()
     var nextReload: Duration?
@@ -110,7 +111,10 @@ struct Pipeline: Sendable {
             }
             timeline = fresh
         }
-        if changed || stitchedAds == nil { stitchedAds = StitchedAds(playlist: media) }
+        if changed || stitchedAds == nil, let timeline {
+            stitchedAds = stitchedAds.map { StitchedAds(playlist: media, timeline: timeline, continuing: $0) }
+                ?? StitchedAds(playlist: media, timeline: timeline)
+        }
         playlist = media
         mediaURL = url
         return changed

@@ -47,8 +47,9 @@ extension PlaybackMachine {
     /// The primary item's current media playlist, once loaded.
     public var mediaPlaylist: MediaPlaylist? { primary?.playlist }
 
-    /// The stitched-ad ranges of the current media playlist (on its own timeline, from 0 at its
-    /// first segment), worked out when the playlist was loaded.
+    /// The stitched-ad ranges of the primary item, on its timeline (for live, the stable timeline
+    /// kept across reloads), worked out when its playlist was loaded and continued at each live
+    /// reload: a break whose segments left the window keeps its range.
     public var stitchedAds: StitchedAds? { primary?.stitchedAds }
 
     /// Where the primary timeline starts (it moves as a live window slides).

@@ -278,6 +278,70 @@ import Testing
         #expect(commands == [.play(rate: 1, position: .item(t(50)), groupTime: .milliseconds(51_300))])
     }
 
+    /// Bob's 15 s and Charlie's 30 s pods at item time 60 of a live channel, in place of the live
+    /// content under them.
+    static func liveStitched(_ seconds: Int64) -> CoordinatedTimeMapping {
+        CoordinatedTimeMapping(stitchedAdRanges: [MediaTimeRange(start: t(60), duration: t(seconds))], stitchedAdPlacement: .replacing)
+    }
+
+    @Test("live stitched ads replace the content under them: an ad watcher comes out of its pod where the others are, with no seek")
+    func liveStitchedCatchUp() {
+        var group = CoordinatorTestGroup()
+        group.add("alice", item: "live")
+        group.add("bob", item: "live", mapping: Self.liveStitched(15))
+        group.add("charlie", item: "live", mapping: Self.liveStitched(30))
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(62_300))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        #expect(group.coordinatedPosition("bob") == t(60), "coordinated time stands at the pod's start while it plays")
+        group.run(until: .milliseconds(101_300))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [])
+        #expect(group.coordinators["charlie"]!.suspensionReasons == [])
+        for id in ["alice", "bob", "charlie"] as [ParticipantID] {
+            #expect(group.position(id) == t(100), "\(id): the same item time, nothing skipped")
+            #expect(group.coordinatedPosition(id) == t(100))
+        }
+        // When the pod ends Bob rejoins the group where his player already is (VOD ads would send
+        // him 15 s on, to the content the others played meanwhile).
+        #expect(group.controls["bob"]!.last!.1.command == .play(rate: 1, position: .item(t(75)), groupTime: .milliseconds(76_300)))
+        #expect(group.coordinators["bob"]!.mapping.localBreakSchedule.map(\.coordinatedTime) == [t(60)])
+        #expect(group.coordinators["bob"]!.mapping.position(forCoordinatedTime: t(80)) == .item(t(80)))
+    }
+
+    @Test("a live item that has seen more breaks than an ad schedule may list tells the others about the latest")
+    func longLiveSchedule() throws {
+        let ranges = (0..<300).map { MediaTimeRange(start: t(Int64($0) * 60), duration: t(15)) }
+        var group = CoordinatorTestGroup()
+        group.add("alice", item: "live")
+        group.add("bob", item: "live", mapping: CoordinatedTimeMapping(stitchedAdRanges: ranges, stitchedAdPlacement: .replacing))
+        group.run(for: .seconds(1))
+        let schedule = try #require(group.coordinators["alice"]!.adSchedules["bob"])
+        #expect(schedule.entries.count == AdSchedule.maximumEntries)
+        #expect(schedule.entries.last?.coordinatedTime == t(299 * 60))
+        #expect(try AdSchedule(wire: schedule.wire) == schedule, "within the wire's bounds")
+    }
+
+    @Test("a participant held inside its pod while the group is paused plays it when the group plays")
+    func pausedInsidePod() {
+        var group = CoordinatorTestGroup()
+        group.add("alice", item: "live")
+        group.add("charlie", item: "live", mapping: Self.liveStitched(30))
+        group.run(for: .seconds(1))
+        // The paused group stands at 70: 10 s into Charlie's pod.
+        group.perform("alice") { $0.coordinateSeek(to: .item(t(70)), at: $1) }
+        group.run(for: .seconds(2))
+        #expect(group.position("charlie") == t(70))
+        #expect(group.coordinators["charlie"]!.suspensionReasons == [], "held, not playing its pod")
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(for: .seconds(5))
+        #expect(group.isPlaying("charlie"))
+        #expect(group.coordinators["charlie"]!.suspensionReasons == [.playingInterstitial])
+        group.run(for: .seconds(20))
+        #expect(group.coordinators["charlie"]!.suspensionReasons == [])
+        #expect(group.position("charlie") == group.position("alice"))
+    }
+
     @Test("a VOD break with the waiting policy holds the others at the break and resumes primary where it left")
     func vodBreakWaits() {
         var group = CoordinatorTestGroup()

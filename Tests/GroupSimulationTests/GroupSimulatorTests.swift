@@ -481,4 +481,42 @@ struct SimulatedAssetRequirementTests {
         // Once per pair: Charlie reports Bob and Bob2, each once.
         #expect(mismatches.filter { $0.participant == "charlie" }.count == 2)
     }
+
+    @Test("S1.7 live stitched: participants with the same ads play them in step as the window slides; nobody skips, rewinds or is corrected")
+    func liveStitchedSameAds() throws {
+        let report = try SimulationFixtures.run(json: """
+            { "name": "stitched-live-same-ads", "duration": "2m", "seed": 3,
+              "network": { "latency": "30ms", "jitter": "10ms" },
+              "participants": [
+                { "name": "bob", "viewer": "bob", "stream": "channel-stitched", "kind": "live" },
+                { "name": "bob2", "viewer": "bob", "stream": "channel-stitched", "kind": "live", "clock": { "offset": "150ms", "driftPPM": 40 } } ],
+              "actions": [ { "at": "3s", "participant": "bob", "action": "play" } ] }
+            """)
+        for participant in report.participants {
+            // Two of Bob's 15 s pods play (at 1:00 and 2:00 of the channel's breaks), each after
+            // the one before has slid out of the 60 s window.
+            #expect(abs(participant.inBreaks.seconds - 30) < 0.5, "\(participant.name)")
+            #expect(participant.skipped == 0 && participant.rewound == 0, "\(participant.name)")
+            #expect(participant.corrections == 0 && participant.stalls == 0, "\(participant.name)")
+        }
+        #expect(report.skew.steady.count > 400)
+        #expect(report.skew.steadyPercentiles.max < 40, "\(report.skew.steadyPercentiles.max) ms")
+        #expect(abs((report.participant("bob").finalPosition ?? 0) - (report.participant("bob2").finalPosition ?? 1)) < 0.05)
+        #expect(!report.notes.contains { $0.text.hasPrefix("stitched break") })
+    }
+
+    @Test("S1.7 live stitched: ads of different lengths each end at the live edge, in step with the group, with nothing skipped or rewound")
+    func liveStitchedDifferentAds() throws {
+        let report = try SimulationFixtures.run(scenario: "stitched-live-mismatch")
+        for participant in report.participants {
+            #expect(participant.skipped == 0 && participant.rewound == 0, "\(participant.name)")
+            #expect(participant.corrections == 0 && participant.stalls == 0, "\(participant.name)")
+            #expect(participant.waited.seconds < 1, "\(participant.name)")
+        }
+        // The group starts at 103 s, 23 s into Charlie's 30 s pod at 80 s: he plays its last 7 s,
+        // his next pod whole and 23 s of the one after; Bob and Bob2 two 15 s pods.
+        #expect(abs(report.participant("charlie").inBreaks.seconds - 60.8) < 1)
+        #expect(abs(report.participant("bob").inBreaks.seconds - 30) < 0.5)
+        #expect(report.skew.steadyPercentiles.max < 40, "\(report.skew.steadyPercentiles.max) ms")
+    }
 }

@@ -124,7 +124,7 @@ struct StitchedAdsContinuationTests {
         try! MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:100\n" + lines.joined(separator: "\n") + "\n")
     }
 
-    @Test("a break in progress at the window's start is found from EXT-X-CUE-OUT-CONT and ends at its CUE-IN")
+    @Test("a break in progress at the window's start is found from EXT-X-CUE-OUT-CONT: it began ElapsedTime before the window and ends at its CUE-IN")
     func continuationThenCueIn() {
         let playlist = Self.window([
             "#EXT-X-CUE-OUT-CONT:ElapsedTime=8,Duration=20", "#EXTINF:4,", "ad-2.ts",
@@ -133,8 +133,9 @@ struct StitchedAdsContinuationTests {
             "#EXT-X-CUE-IN", "#EXTINF:4,", "c1.ts", "#EXTINF:4,", "c2.ts",
         ])
         let ads = StitchedAds(playlist: playlist)
-        #expect(ads.ranges == [MediaTimeRange(start: .zero, end: MediaTime(seconds: 12))])
-        #expect(ads.contentTime(forItemTime: MediaTime(seconds: 14)) == MediaTime(seconds: 2))
+        #expect(ads.ranges == [MediaTimeRange(start: MediaTime(seconds: -8), end: MediaTime(seconds: 12))])
+        #expect(ads.contentTime(forItemTime: MediaTime(seconds: 14)) == MediaTime(seconds: -6), "the whole 20 s break is removed")
+        #expect(ads.contentDuration == MediaTime(seconds: 8), "the window's 20 s less the 12 s of ads in it")
     }
 
     @Test("without a CUE-IN the break ends its duration after it began, before the window")
@@ -144,6 +145,109 @@ struct StitchedAdsContinuationTests {
             "#EXTINF:4,", "ad-3.ts", "#EXTINF:4,", "ad-4.ts", "#EXTINF:4,", "c1.ts", "#EXTINF:4,", "c2.ts",
         ])
         // The break began 8 s before the window and lasts 20 s: it covers the first 12 s.
-        #expect(StitchedAds(playlist: playlist).ranges == [MediaTimeRange(start: .zero, end: MediaTime(seconds: 12))])
+        #expect(StitchedAds(playlist: playlist).ranges == [MediaTimeRange(start: MediaTime(seconds: -8), end: MediaTime(seconds: 12))])
+    }
+}
+
+/// A live stream as a server publishes it: segments by media sequence number, each window the six
+/// latest. Content segments last 4 s, ad segments 5 s: a 15 s break at 16 s (sequence 104–106)
+/// and a 10 s one at 51 s (112–113), each opened by EXT-X-CUE-OUT, continued by
+/// EXT-X-CUE-OUT-CONT and closed by EXT-X-CUE-IN, with program date-times throughout.
+@Suite("Stitched ads across live reloads")
+struct StitchedAdsLiveReloadTests {
+    static let first = 100
+    static let stream: [(duration: String, tags: [String])] = {
+        var segments: [(String, [String])] = []
+        for number in 100...120 {
+            switch number {
+            case 104: segments.append(("5", ["#EXT-X-DISCONTINUITY", "#EXT-X-CUE-OUT:15"]))
+            case 105: segments.append(("5", ["#EXT-X-CUE-OUT-CONT:ElapsedTime=5,Duration=15"]))
+            case 106: segments.append(("5", ["#EXT-X-CUE-OUT-CONT:ElapsedTime=10,Duration=15"]))
+            case 107, 114: segments.append(("4", ["#EXT-X-DISCONTINUITY", "#EXT-X-CUE-IN"]))
+            case 112: segments.append(("5", ["#EXT-X-DISCONTINUITY", "#EXT-X-CUE-OUT:10"]))
+            case 113: segments.append(("5", ["#EXT-X-CUE-OUT-CONT:ElapsedTime=5,Duration=10"]))
+            default: segments.append(("4", []))
+            }
+        }
+        return segments
+    }()
+
+    /// The item time of a segment's start, from 0 at sequence 100.
+    static func start(of number: Int) -> MediaTime {
+        stream[..<(number - first)].reduce(MediaTime.zero) { $0 + MediaTime(seconds: Int64($1.duration)!) }
+    }
+
+    /// The window of the six segments from `number` (the first carries its program date-time).
+    static func window(from number: Int, count: Int = 6) -> MediaPlaylist {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:5", "#EXT-X-MEDIA-SEQUENCE:\(number)"]
+        for index in number..<(number + count) {
+            let segment = stream[index - first]
+            lines += segment.tags.filter { $0 != "#EXT-X-DISCONTINUITY" || index > number }
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Fixture.dateText(start(of: index).decimalString()))")
+            lines += ["#EXTINF:\(segment.duration),", "s\(index).ts"]
+        }
+        return try! MediaPlaylist(parsing: lines.joined(separator: "\n") + "\n")
+    }
+
+    static let firstBreak = MediaTimeRange(start: MediaTime(seconds: 16), end: MediaTime(seconds: 31))
+    static let secondBreak = MediaTimeRange(start: MediaTime(seconds: 51), end: MediaTime(seconds: 61))
+
+    @Test("a break seen whole keeps its start and length as its segments leave the window, and content time stays where it was")
+    func slidingWindowKeepsRanges() {
+        var timeline = PrimaryTimeline(playlist: Self.window(from: 102), firstSegmentStart: Self.start(of: 102))
+        var ads = StitchedAds(playlist: Self.window(from: 102), timeline: timeline)
+        #expect(ads.ranges == [Self.firstBreak], "CUE-OUT at 16 s, CUE-IN at 31 s")
+        for number in 103...115 {
+            let playlist = Self.window(from: number)
+            timeline = PrimaryTimeline(playlist: playlist, continuing: timeline)
+            ads = StitchedAds(playlist: playlist, timeline: timeline, continuing: ads)
+            #expect(ads.ranges.first == Self.firstBreak, "window from \(number)")
+            #expect(ads.contentTime(forItemTime: MediaTime(seconds: 40)) == MediaTime(seconds: 25), "window from \(number)")
+            if number >= 109 { #expect(ads.ranges.dropFirst().first == Self.secondBreak, "window from \(number)") }
+            // Without what earlier windows showed, the same window cuts the breaks (or forgets them).
+            let alone = StitchedAds(playlist: playlist, timeline: timeline)
+            if (105...106).contains(number) { #expect(alone.ranges.first == Self.firstBreak, "from its CUE-OUT-CONT") }
+            if number >= 107 { #expect(!alone.ranges.contains(Self.firstBreak)) }
+        }
+        #expect(ads.ranges == [Self.firstBreak, Self.secondBreak])
+        #expect(ads.contentTime(forItemTime: MediaTime(seconds: 70)) == MediaTime(seconds: 45))
+    }
+
+    @Test("a break at the live edge lasts its CUE-OUT duration until its CUE-IN confirms the end")
+    func liveEdgeBreak() {
+        var timeline = PrimaryTimeline(playlist: Self.window(from: 100, count: 5))
+        var ads = StitchedAds(playlist: Self.window(from: 100, count: 5), timeline: timeline)
+        #expect(ads.ranges == [MediaTimeRange(start: MediaTime(seconds: 16), end: MediaTime(seconds: 31))], "only its first segment is listed")
+        for count in 6...8 {
+            let playlist = Self.window(from: 100, count: count)
+            timeline = PrimaryTimeline(playlist: playlist, continuing: timeline)
+            ads = StitchedAds(playlist: playlist, timeline: timeline, continuing: ads)
+            #expect(ads.ranges == [Self.firstBreak], "\(count) segments")
+        }
+    }
+
+    @Test("a participant joining mid-break gets the break's whole range from the cue, as those who saw it whole have it")
+    func joinMidBreak() {
+        for number in [105, 106] {
+            let playlist = Self.window(from: number)
+            // A player's live timeline, placed by program date-time.
+            let timeline = PrimaryTimeline(playlist: playlist, firstSegmentStart: Self.start(of: number))
+            let ads = StitchedAds(playlist: playlist, timeline: timeline)
+            #expect(ads.ranges.first == Self.firstBreak, "joined at \(number)")
+            #expect(ads.contentTime(forItemTime: MediaTime(seconds: 40)) == MediaTime(seconds: 25), "joined at \(number)")
+        }
+    }
+
+    @Test("a window that begins inside a break with no CUE-OUT-CONT takes the break's start from its SCTE-35 date range")
+    func joinMidBreakWithDateRange() throws {
+        let lines = [
+            "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:5", "#EXT-X-MEDIA-SEQUENCE:105",
+            "#EXT-X-DATERANGE:ID=\"splice-1\",START-DATE=\"\(Fixture.dateText("16"))\",DURATION=15,SCTE35-OUT=0xFC30",
+            "#EXT-X-PROGRAM-DATE-TIME:\(Fixture.dateText("21"))", "#EXTINF:5,", "a1.ts", "#EXTINF:5,", "a2.ts",
+            "#EXT-X-DISCONTINUITY", "#EXT-X-CUE-IN", "#EXT-X-PROGRAM-DATE-TIME:\(Fixture.dateText("31"))", "#EXTINF:4,", "c4.ts",
+        ]
+        let playlist = try MediaPlaylist(parsing: lines.joined(separator: "\n") + "\n")
+        let timeline = PrimaryTimeline(playlist: playlist, firstSegmentStart: MediaTime(seconds: 21))
+        #expect(StitchedAds(playlist: playlist, timeline: timeline).ranges == [Self.firstBreak])
     }
 }

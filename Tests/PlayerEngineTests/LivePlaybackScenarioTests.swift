@@ -2,6 +2,7 @@ import Foundation
 import HLSInterstitials
 import MediaTime
 import PlayerEngine
+import Synchronization
 import Testing
 import VirtualTime
 
@@ -179,5 +180,56 @@ struct LivePlaybackScenarioTests {
         }
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix(origin + "seg-1.ts: EXTINF says 6 s but the media lasts 4") == true)
+    }
+}
+
+/// A live stream of 4 s segments with ads stitched in: segments 12–14 are a 12 s pod (EXT-X-CUE-OUT,
+/// EXT-X-CUE-OUT-CONT, EXT-X-CUE-IN on segment 15), the rest content; windows as in
+/// ``LivePlaybackScenarioTests/LiveStream``.
+@Suite("Live stitched ads in the player")
+struct LiveStitchedPlaybackTests {
+    static func playlist(at elapsed: Duration) -> [UInt8] {
+        let now = 60 + Int(elapsed.components.seconds)
+        let last = now / 4 - 1
+        let first = max(0, last - 5)
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        let seconds = first * 4
+        text += "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:\(LivePlaybackScenarioTests.LiveStream.two(seconds / 60)):\(LivePlaybackScenarioTests.LiveStream.two(seconds % 60)).000Z\n"
+        for index in first...last {
+            switch index {
+            case 12: text += "#EXT-X-DISCONTINUITY\n#EXT-X-CUE-OUT:12\n"
+            case 13, 14: text += "#EXT-X-CUE-OUT-CONT:ElapsedTime=\((index - 12) * 4),Duration=12\n"
+            case 15 where index > first: text += "#EXT-X-DISCONTINUITY\n#EXT-X-CUE-IN\n"
+            default: break
+            }
+            text += "#EXTINF:4.0,\nseg-\(index).ts\n"
+        }
+        return Array(text.utf8)
+    }
+
+    @Test("a stitched pod keeps its item-time range as its segments leave the live window, and after they are gone")
+    func podKeepsItsRange() {
+        let samples = Mutex<[(Duration, [MediaTimeRange], MediaTime?)]>([])
+        let sample: @Sendable (PlaybackRig) -> Void = { rig in
+            let machine = rig.player.machineState
+            let now = rig.clock.now.offset
+            samples.withLock { $0.append((now, machine.stitchedAds?.ranges ?? [], machine.timelineStart)) }
+        }
+        _ = PlaybackScenarioTests.play({ rig in
+            rig.loader.set(origin + "live.m3u8") { Self.playlist(at: $0) }
+            rig.serveSegments((0..<200).map { origin + "seg-\($0).ts" })
+        }, item: LivePlaybackScenarioTests.liveItem, actions: [2, 14, 22, 30, 44].map { (.seconds($0), sample) }, limit: .seconds(45))
+        // The first window holds segments 9–14: the item timeline starts at segment 9, so the pod
+        // (segments 12–14, CUE-IN not yet published) is at 12–24 s, its end from the CUE-OUT.
+        let pod = MediaTimeRange(start: MediaTime(seconds: 12), end: MediaTime(seconds: 24))
+        let taken = samples.withLock { $0 }
+        #expect(taken.count == 5)
+        for (time, ranges, _) in taken {
+            #expect(ranges == [pod], "at \(time)")
+        }
+        // By the third sample the window starts inside the pod (its CUE-OUT gone), by the last
+        // one after it.
+        #expect(taken[2].2.map { pod.start < $0 && $0 < pod.end } == true)
+        #expect(taken.last?.2.map { !($0 < pod.end) } == true)
     }
 }

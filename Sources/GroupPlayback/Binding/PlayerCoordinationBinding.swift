@@ -85,8 +85,9 @@ public struct PlayerCoordinationBinding: Sendable {
     /// The mapping of a player's item: its stitched-ad ranges and interstitial breaks.
     public static func mapping(of player: PlaybackMachine) -> CoordinatedTimeMapping {
         guard let stitched = player.stitchedAds else { return .identity }
-        let start = player.timelineStart ?? .zero
-        let ranges = stitched.ranges.map { MediaTimeRange(start: $0.start + start, duration: $0.duration) }
+        // On the item timeline already, and kept as a live window slides: a range that moved
+        // with the window would move every later coordinated time.
+        let ranges = stitched.ranges
         // A shared break (content the same for everyone) enters the coordinated timeline once its
         // duration is known: stated (DURATION), or from its asset list; until the list arrives, a
         // planned length would be a guess. Known ahead, the group can seek into it before it loads.
@@ -99,7 +100,10 @@ public struct PlayerCoordinationBinding: Sendable {
             return CoordinatedTimeMapping.Break(scheduled)
         } ?? []
         let duration = player.duration.flatMap { $0.isNumeric ? $0 : nil }
-        return CoordinatedTimeMapping(stitchedAdRanges: ranges, itemDuration: duration, breaks: breaks)
+        // A live stream's stitched ads take the place of the live content under them (a broadcast
+        // ad slot): the player comes out of one at the live content of that moment.
+        let placement: CoordinatedTimeMapping.StitchedAdPlacement = duration == nil ? .replacing : .inserted
+        return CoordinatedTimeMapping(stitchedAdRanges: ranges, stitchedAdPlacement: placement, itemDuration: duration, breaks: breaks)
     }
 
     /// Starts coordinating the player's current item (call once it is ready to play).
