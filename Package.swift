@@ -116,7 +116,7 @@ let package = Package(
             name: "InterludeCommandLine",
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
-                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl",
+                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
             ],
             swiftSettings: strictSettings
         ),
