@@ -132,7 +132,7 @@ public struct MPRISPlayerModel: Sendable {
         if let anchor, anchor.hostTime <= state.hostTime, !Self.standsStill(state) {
             let elapsed = Self.microseconds(MediaTime(state.hostTime - anchor.hostTime)) ?? 0
             let expected = anchor.positionMicroseconds + Int64((Double(elapsed) * anchor.rate).rounded())
-            isJump = abs(position - expected) > Self.microseconds(MediaTime(Self.seekTolerance))!
+            isJump = abs(position - expected) > Int64(Self.seekTolerance / .microseconds(1))
         }
         let changed = refresh()
         actions += changed

@@ -13,7 +13,8 @@ import PlayerEngine
 /// held; the player's ``Player/states()`` reach that thread through an inbox and a wake-up file
 /// descriptor, and become `PropertiesChanged` and `Seeked` signals.
 public final class MPRISService: Sendable {
-    /// What the app does for the requests that are not the player's.
+    /// What the app does for the requests that are not the player's. They are called on the
+    /// bus thread, which answers no client until they return: start the work, do not wait for it.
     public struct Handlers: Sendable {
         /// `Next` (the next channel, say); `nil`: CanGoNext is false.
         public var next: (@Sendable () -> Void)?
