@@ -52,16 +52,17 @@ final class MPRISBusRig: @unchecked Sendable {
 
         /// Everything printed so far, once it contains `text` or `timeout` has passed.
         func wait(for text: String, timeout: Duration = .seconds(10)) async throws -> String {
+            try await wait(timeout: timeout) { $0.contains(text) }
+        }
+
+        /// Everything printed so far, once it satisfies `isDone` or `timeout` has passed.
+        func wait(timeout: Duration = .seconds(10), until isDone: @escaping @Sendable (String) -> Bool) async throws -> String {
             try await MPRISBusRig.offPool { [self] in
                 lock.lock()
                 defer { lock.unlock() }
-                let needle = Array(text.utf8)
-                let contains: ([UInt8]) -> Bool = { bytes in
-                    bytes.count >= needle.count && (0...(bytes.count - needle.count)).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
-                }
-                if !contains(output) {
+                if !isDone(String(decoding: output, as: UTF8.self)) {
                     let seen = output
-                    output += child.read(until: .now + timeout) { contains(seen + $0) }
+                    output += child.read(until: .now + timeout) { isDone(String(decoding: seen + $0, as: UTF8.self)) }
                 }
                 return String(decoding: output, as: UTF8.self)
             }

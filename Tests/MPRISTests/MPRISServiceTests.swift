@@ -7,6 +7,7 @@ import PlayerEngine
 import StreamOrigin
 import Synchronization
 import Testing
+import TestSupport
 
 /// The service on a private session bus, driven by `playerctl` as a desktop would drive it: a
 /// real ``Player`` in real time playing the origin's VOD over loopback HTTP.
@@ -88,5 +89,49 @@ struct MPRISServiceTests {
             try await rig.playerctl("-p", "interlude", "next")
             #expect(nexts.load(ordering: .relaxed) == 1)
         }
+    }
+
+    @Test("through a point break the position a client sees stands still, metadata names the break, and a Seeked says where primary resumed")
+    func seekedAtResumption() async throws {
+        // Four 1 s segments and a 2 s point break at 1 s that resumes where it began; the
+        // segments are a few bytes of text, which the player lets pass.
+        let directory = try TemporaryDirectory(prefix: "interlude-mpris")
+        let main = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:1
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:01.000Z",DURATION=2,X-ASSET-URI="ad.m3u8",X-RESUME-OFFSET=0
+
+            """ + (0..<4).map { "#EXTINF:1.0,\nseg-\($0).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+        let ad = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2.0,\nad-0.ts\n#EXT-X-ENDLIST\n"
+        var files = ["main.m3u8": main, "ad.m3u8": ad, "ad-0.ts": "ad 0"]
+        for index in 0..<4 { files["seg-\(index).ts"] = "segment \(index)" }
+        for (name, text) in files { try text.write(toFile: directory.file(name), atomically: true, encoding: .utf8) }
+
+        let rig = try MPRISBusRig()
+        let signals = try rig.monitor("type='signal',path='/org/mpris/MediaPlayer2'")
+        let player = Player(clock: ContinuousClock(), loader: HTTPResourceLoader(timeout: 10))
+        player.replaceCurrentItem(with: PlayerItem(url: URL(fileURLWithPath: directory.file("main.m3u8")).absoluteString))
+        let service = try MPRISService(player: player, info: NowPlayingInfo(title: "Short"), busAddress: rig.address)
+        let serving = Task { try await service.run() }
+        defer { serving.cancel() }
+        #expect(try await rig.poll(["metadata", "mpris:length"]) { $0 == "4000000" } == "4000000")
+        player.play()
+
+        let output = try await signals.wait { $0.components(separatedBy: "member=Seeked").dropFirst().first?.contains("int64") == true }
+        let seeked = output.components(separatedBy: "member=Seeked").dropFirst().first?
+            .split(separator: "\n").lazy.compactMap { line in line.contains("int64") ? line.split(separator: " ").last.flatMap { Int64($0) } : nil }.first
+        // Where primary resumed: 1 s, the point the break held the position at.
+        let position = try #require(seeked, "no Seeked: \(output)")
+        #expect((1_000_000...1_100_000).contains(position), "Seeked \(position)")
+        // Before it, a PropertiesChanged named the break in the metadata.
+        let beforeSeeked = output.components(separatedBy: "member=Seeked").first ?? ""
+        #expect(beforeSeeked.contains("string \"interlude:interstitialEvent\""), "\(beforeSeeked)")
+        #expect(beforeSeeked.contains("string \"mid\""))
+        #expect(player.state.currentEvent == nil)
+        serving.cancel()
+        try await serving.value
     }
 }
