@@ -51,12 +51,12 @@ final class MPRISBusRig: @unchecked Sendable {
         deinit { _ = child.kill() }
 
         /// Everything printed so far, once it contains `text` or `timeout` has passed.
-        func wait(for text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        func wait(for text: String, timeout: Duration = .seconds(30)) async throws -> String {
             try await wait(timeout: timeout) { $0.contains(text) }
         }
 
         /// Everything printed so far, once it satisfies `isDone` or `timeout` has passed.
-        func wait(timeout: Duration = .seconds(10), until isDone: @escaping @Sendable (String) -> Bool) async throws -> String {
+        func wait(timeout: Duration = .seconds(30), until isDone: @escaping @Sendable (String) -> Bool) async throws -> String {
             try await MPRISBusRig.offPool { [self] in
                 lock.lock()
                 defer { lock.unlock() }
@@ -81,7 +81,7 @@ final class MPRISBusRig: @unchecked Sendable {
 
     /// `playerctl -p interlude arguments` until its output satisfies `isDone` or `timeout`
     /// passes; the last output.
-    func poll(_ arguments: [String], timeout: Duration = .seconds(10), until isDone: (String) -> Bool) async throws -> String {
+    func poll(_ arguments: [String], timeout: Duration = .seconds(30), until isDone: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (_, output) = try await run("playerctl", ["-p", "interlude"] + arguments, timeout: .seconds(10))
