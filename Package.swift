@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "GroupPlaybackTesting", targets: ["GroupPlaybackTesting"]),
         .library(name: "NetworkIO", targets: ["NetworkIO"]),
         .library(name: "StreamOrigin", targets: ["StreamOrigin"]),
+        .library(name: "MPRIS", targets: ["MPRIS"]),
         .executable(name: "interlude", targets: ["interlude"]),
     ],
     targets: [
@@ -104,11 +105,22 @@ let package = Package(
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
             swiftSettings: strictSettings
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            path: "Sources/CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(
+            name: "MPRIS",
+            dependencies: ["PlayerEngine", "HLSInterstitials", "MediaTime", "CSystemd"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "InterludeCommandLine",
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
-                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl",
+                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
             ],
             swiftSettings: strictSettings
         ),
@@ -180,6 +192,11 @@ let package = Package(
         .testTarget(
             name: "StreamOriginTests",
             dependencies: ["StreamOrigin", "HLSInterstitials", "HLSPlaylist", "MediaProbe", "MediaTime", "NetworkIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MPRISTests",
+            dependencies: ["MPRIS", "PlayerEngine", "HLSInterstitials", "HLSPlaylist", "MediaTime", "NetworkIO", "StreamOrigin", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MediaTime
+import MPRIS
 import NetworkIO
 import PlayerEngine
 import VirtualTime
@@ -49,6 +50,14 @@ enum PlayCommand: Subcommand {
             stalls and the warnings. With --trace - standard output carries only the trace and the summary
             goes to standard error. Errors always go to standard error.
 
+            Now playing: --mpris publishes the player on the D-Bus session bus (DBUS_SESSION_BUS_ADDRESS) as
+            an MPRIS media player, org.mpris.MediaPlayer2.interlude, for media keys, desktop widgets and
+            playerctl: its title (--title, or the URL's last path component), its length and position on the
+            integrated timeline (a break that fills time counts; a point break holds the position still),
+            and Play, Pause, PlayPause, Stop, Seek, SetPosition, Rate and Quit from any client. A Seeked
+            signal tells clients each time the position jumps: a seek, or primary content resuming after a
+            break. Real time only: not with --virtual or --speed.
+
             Exit status: 0 when the item plays to its end, --duration passes or Ctrl-C stops it; 1 when
             playback fails (a host that cannot be reached, an HTTP error such as 404, media that cannot be
             loaded after retries); 2 when the input is not a playable playlist (no such file, a directory,
@@ -66,6 +75,8 @@ enum PlayCommand: Subcommand {
                   isRepeatable: true),
             .init(long: "trace", short: nil, valueName: "FILE", help: "Write one JSON line per player event, {\"t\":<host seconds>,\"event\":<name>,<fields>}, to FILE ('-' for standard output)."),
             .init(long: "quiet", short: "q", valueName: nil, help: "Show no transport bar, log or summary; only errors (and the trace, if asked for)."),
+            .init(long: "mpris", short: nil, valueName: nil, help: "Publish the player on the session bus (MPRIS) for media keys, desktop widgets and playerctl."),
+            .init(long: "title", short: nil, valueName: "TITLE", help: "The title --mpris publishes (default: the URL's last path component)."),
             .init(long: "retry-attempts", short: nil, valueName: "N",
                   help: "Try a resource N times before failing over or giving up when nothing is buffered (default 3; while media is buffered, failures that may pass are retried until it runs dry)."),
             .init(long: "retry-delay", short: nil, valueName: "SECONDS", help: "The wait before the first retry; it doubles each time (default 0.5)."),
@@ -86,6 +97,7 @@ enum PlayCommand: Subcommand {
             "interlude play --virtual --trace - ./stream/main.m3u8 | grep breakEnded",
             "interlude play --virtual --duration 5m --trace run.jsonl http://127.0.0.1:8080/live/channel/bob/main.m3u8",
             "interlude play --virtual --action 1m:seek-integrated:0 --action 1m5s:skip ./stream/main.m3u8",
+            "interlude play --mpris --title 'Big Movie' http://127.0.0.1:8080/vod/movie/bob/main.m3u8 &   # then: playerctl -p interlude pause",
         ]
     )
 
@@ -110,17 +122,18 @@ enum PlayCommand: Subcommand {
             // terminal left tidy.
             ending = await withInterruption(session.interrupt) { session.runVirtual(driver: driver) }
         } else if let speed = options.speed, speed != 1 {
-            (session, ending) = await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed, loader: loader,
-                                                   options: options, display: display, trace: trace)
+            (session, ending) = try await playRealTime(item, clock: ScaledClock(base: ContinuousClock(), speed: speed), speed: speed, loader: loader,
+                                                       options: options, display: display, trace: trace, io: io)
         } else {
-            (session, ending) = await playRealTime(item, clock: ContinuousClock(), speed: 1, loader: loader, options: options, display: display, trace: trace)
+            (session, ending) = try await playRealTime(item, clock: ContinuousClock(), speed: 1, loader: loader, options: options, display: display, trace: trace,
+                                                       io: io)
         }
         return finish(session, ending, url: url, options: options, io: io)
     }
 
     /// Plays on `clock`, real time or scaled, redrawing a few times per real second.
     private static func playRealTime<C: Clock>(_ item: PlayerItem, clock: C, speed: Double, loader: HTTPResourceLoader, options: Options,
-                                               display: PlayDisplay, trace: PlayTrace?) async -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
+                                               display: PlayDisplay, trace: PlayTrace?, io: CommandIO) async throws -> (PlaySession, PlaySession.Ending) where C.Duration == Duration {
         // The player's waits are host time, which runs `speed` times as fast: its retry waits are
         // scaled so that they stay real time, as the server's outage is.
         var configuration = options.configuration
@@ -130,12 +143,35 @@ enum PlayCommand: Subcommand {
         let name = speed == 1 ? "real time" : "\(speed.rounded() == speed ? String(Int(speed)) : String(speed))× real time"
         let session = PlaySession(player: player, actions: options.actions, durationLimit: options.duration, display: display, trace: trace,
                                   clockName: name, isVirtual: false)
+        let service = try options.isMPRIS ? publish(player, url: item.url, options: options, session: session) : nil
         player.replaceCurrentItem(with: item)
         player.play()
         // Four redraws per second of host time, but no more than twenty per real second.
         let tick: Duration = speed < 1 ? .milliseconds(250) * speed : max(.milliseconds(250), .milliseconds(50) * speed)
-        let ending = await withInterruption(session.interrupt) { await session.runRealTime(clock: clock, tick: tick) }
+        let ending = await withInterruption(session.interrupt) {
+            await withTaskGroup { group in
+                if let service {
+                    group.addTask {
+                        do { try await service.run() } catch { io.writeError("warning: now playing is no longer published: \(error)\n") }
+                    }
+                }
+                let ending = await session.runRealTime(clock: clock, tick: tick)
+                group.cancelAll()
+                return ending
+            }
+        }
         return (session, ending)
+    }
+
+    /// The MPRIS service for `--mpris`: the player on the session bus, titled from `--title` or
+    /// the URL; a client's Quit ends the run as Ctrl-C does.
+    private static func publish(_ player: Player, url: String, options: Options, session: PlaySession) throws -> MPRISService {
+        let title = options.title ?? URL(string: url)?.lastPathComponent ?? url
+        do {
+            return try MPRISService(player: player, info: NowPlayingInfo(title: title), handlers: MPRISService.Handlers(quit: session.interrupt))
+        } catch {
+            throw CommandFailure(message: "--mpris: \(error)")
+        }
     }
 
     /// Prints the summary and the error, if any, and gives the exit status.
@@ -224,6 +260,8 @@ enum PlayCommand: Subcommand {
         var actions: [PlayAction]
         var trace: String?
         var isQuiet: Bool
+        var isMPRIS: Bool
+        var title: String?
         var configuration = PlayerConfiguration()
         var timeout: TimeInterval = 15
         var deadline: TimeInterval = 60
@@ -232,6 +270,8 @@ enum PlayCommand: Subcommand {
             location = arguments.positionals[0]
             isVirtual = arguments.flag("virtual")
             isQuiet = arguments.flag("quiet")
+            isMPRIS = arguments.flag("mpris")
+            title = arguments.value("title")
             speed = try arguments.value("speed").map { value in
                 guard let speed = Double(value), speed.isFinite, speed > 0, speed <= 1000 else {
                     throw UsageError(message: "--speed must be a number above 0 and at most 1000, such as 10 or 0.5, not '\(value)'", command: spec)
@@ -240,6 +280,12 @@ enum PlayCommand: Subcommand {
             }
             if speed != nil, isVirtual {
                 throw UsageError(message: "--speed and --virtual cannot be used together: virtual time already runs as fast as it can", command: spec)
+            }
+            if isMPRIS, isVirtual || (speed ?? 1) != 1 {
+                throw UsageError(message: "--mpris plays in real time: clients move the position at the rate it publishes; leave out --virtual and --speed", command: spec)
+            }
+            if title != nil, !isMPRIS {
+                throw UsageError(message: "--title is the title --mpris publishes; give --mpris too", command: spec)
             }
             start = try arguments.value("start").map { value in
                 guard let time = PlayTime.parse(value) else {

@@ -340,6 +340,9 @@ struct PlayCommandTests {
         (["play", "--action", "10s:rate:-1", "x.m3u8"], "rate needs a number from 0 to 64"),
         (["play", "--trace", "", "x.m3u8"], "--trace needs a file name"),
         (["play", "--frobnicate", "x.m3u8"], "unknown option '--frobnicate'"),
+        (["play", "--mpris", "--virtual", "x.m3u8"], "--mpris plays in real time"),
+        (["play", "--mpris", "--speed", "10", "x.m3u8"], "--mpris plays in real time"),
+        (["play", "--title", "Big Movie", "x.m3u8"], "--title is the title --mpris publishes; give --mpris too"),
     ])
     func usageErrors(arguments: [String], message: String) async {
         let io = CommandIO.capturing()
@@ -355,7 +358,7 @@ struct PlayCommandTests {
         let result = await run("play", "--help")
         #expect(result.code == 0)
         for option in ["--speed <N>", "--virtual", "--start <SECONDS>", "--duration <SECONDS>", "--action <TIME:VERB[:ARG]>", "(repeatable)",
-                       "--trace <FILE>", "-q, --quiet", "-h, --help"] {
+                       "--trace <FILE>", "-q, --quiet", "--mpris", "--title <TITLE>", "-h, --help"] {
             #expect(result.out.contains(option), "missing \(option)")
         }
         for verb in ["seek:SECONDS", "seek-integrated:SECONDS", "pause", "play", "rate:R", "skip"] {
