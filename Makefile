@@ -9,11 +9,13 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
-# The cross-process suite runs real servers and players in real time: it runs on its own after the
-# rest, so that its processes and the timing-sensitive in-process tests do not compete for the cores.
+# The suites that run real processes in real time (servers, players, a private D-Bus with playerctl)
+# run on their own after the rest, so that their processes and the timing-sensitive in-process tests
+# do not compete for the cores.
+REAL_TIME_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests
 test: bootstrap
-	$(SWIFT) test --skip GroupAcrossProcessesTests
-	$(SWIFT) test --skip-build --filter GroupAcrossProcessesTests
+	$(SWIFT) test --skip '$(REAL_TIME_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(REAL_TIME_SUITES)'
 
 release: bootstrap
 	$(SWIFT) build -c release
