@@ -81,15 +81,16 @@ struct GroupSimulatorTests {
 
     @Test("S1.11 VOD with the waiting policy: stitched ads are waited out as interstitials are; their watchers begin their waits as they enter them, so nobody is put back and the premium viewer never plays past a break's start")
     func vodGroupWaitsForStitchedAds() throws {
-        func run(stream: String) throws -> SimulationReport {
-            let text = try String(contentsOf: SimulationFixtures.scenarios.appendingPathComponent("vod-group-waits.json"), encoding: .utf8)
-            var scenario = try SimulationScenario(json: Array(text.replacingOccurrences(of: #""stream": "movie""#, with: #""stream": "\#(stream)""#).utf8))
+        func run(_ name: String) throws -> SimulationReport {
+            let data = try Data(contentsOf: SimulationFixtures.scenarios.appendingPathComponent(name + ".json"))
+            var scenario = try SimulationScenario(json: Array(data))
             scenario.sampleInterval = SimulatedDuration(.milliseconds(10))
             let origin = try scenario.makeOrigin(scenarioDirectory: SimulationFixtures.scenarios.path, media: SimulationFixtures.media)
             var simulator = GroupSimulator(scenario: scenario, origin: origin)
             return simulator.run()
         }
-        let stitched = try run(stream: "movie-stitched"), interstitials = try run(stream: "movie")
+        // The same story, with the ads stitched into the playlists or as interstitials.
+        let stitched = try run("stitched-vod-group-waits"), interstitials = try run("vod-group-waits")
         #expect(stitched.participants.allSatisfy { $0.url.contains("/movie-stitched/") })
         // Bob's and Charlie's coordinators used to notice their stitched ads at their next
         // observation (up to a second late): Alice, held at the break's start for 300 ms, was let
