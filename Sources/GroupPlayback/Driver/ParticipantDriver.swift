@@ -391,7 +391,9 @@ public struct ParticipantDriver: Sendable {
         }
         if let player, !hasCommanded {
             // Read again after every input that may have changed how the player plays; a player
-            // commanded now is read once the commands are carried out (their events follow).
+            // commanded now is read once the commands are carried out (their events follow). Once
+            // it has moved off the boundary it got to, a seek back onto it counts again.
+            if let handled = item.handledBoundary, player.position(atHost: now) != .primary(handled) { item.handledBoundary = nil }
             item.stitchedAdBoundary = binding.nextStitchedAdBoundary(player: player, at: now, handled: item.handledBoundary)
         }
         item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
