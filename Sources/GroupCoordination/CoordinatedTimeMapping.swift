@@ -234,6 +234,21 @@ public struct CoordinatedTimeMapping: Sendable, Hashable, Codable {
         return .item(item)
     }
 
+    /// The first start or end of a stitched ad at or after an item time (after it, when `isStrict`):
+    /// where a player playing forward from there next enters or leaves one. A range whose end is
+    /// not known (an indefinite live break) has a start only.
+    ///
+    /// - Complexity: O(r) in the number of ranges.
+    public func stitchedAdBoundary(from itemTime: MediaTime, isStrict: Bool = false) -> MediaTime? {
+        func isAhead(_ boundary: MediaTime) -> Bool { isStrict ? itemTime < boundary : !(boundary < itemTime) }
+        for range in stitchedAdRanges {
+            if isAhead(range.start) { return range.start }
+            let end = range.end
+            if end.isNumeric, isAhead(end) { return end }
+        }
+        return nil
+    }
+
     /// The local break at a position, if any: a stitched range containing an item time, or a break
     /// whose content may vary.
     public func localBreak(at position: PlaybackPosition) -> LocalBreak? {

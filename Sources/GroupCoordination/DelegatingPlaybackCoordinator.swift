@@ -211,8 +211,10 @@ public struct DelegatingPlaybackCoordinator: Sendable {
     // MARK: The app's player and the group
 
     /// The player is at `itemTime`, moving at `rate`, at `hostTime` (report it every 250 ms or so
-    /// while playing, and after every change): drift is measured and corrected, and entering or
-    /// leaving an interstitial range suspends or resumes.
+    /// while playing, after every change, and at each interstitial range's start and end, with a
+    /// boundary time observer): drift is measured and corrected, and entering or leaving an
+    /// interstitial range suspends or resumes. A range entered between reports is noticed only at
+    /// the next: under a waiting policy, the others may go on past its start and be put back.
     public mutating func reportPlayback(itemTime: MediaTime, rate: Double, clock: some GroupTimeMapping, atHostTime hostTime: Duration) -> [Output] {
         player = PlayerReport(itemTime: itemTime, rate: rate, hostTime: hostTime)
         let groupTime = clock.groupTime(atLocalTime: hostTime)

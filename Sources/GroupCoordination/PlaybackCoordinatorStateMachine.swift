@@ -1144,7 +1144,17 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     }
 
     private func localPosition(for time: MediaTime) -> PlaybackPosition {
-        mapping.position(forCoordinatedTime: time, afterLocalBreaks: time == exitedBreakTime)
+        let position = mapping.position(forCoordinatedTime: time, afterLocalBreaks: time == exitedBreakTime)
+        // A live stitched ad takes the place of the live content under it: a participant that
+        // left its ad as it ended is not put back into it when the group's time there is a hair
+        // short of the ad's end (the clocks' error), which would replay a moment of the ad and
+        // take coordinated time back to the ad's start.
+        if let exitedBreakTime, mapping.stitchedAdPlacement == .replacing, let local = mapping.localBreak(at: position),
+            local.coordinatedTime == exitedBreakTime, case .stitched(let range) = local.kind
+        {
+            return .item(range.end)
+        }
+        return position
     }
 
     private func controlKey(at groupTime: Duration) -> ControlKey? {

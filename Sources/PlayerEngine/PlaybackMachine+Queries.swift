@@ -66,4 +66,13 @@ extension PlaybackMachine {
         }
         return .primary(clock.itemTime(atHost: host))
     }
+
+    /// The host time at which the primary playhead reaches item time `time`, playing on as it does
+    /// now: `nil` while paused or waiting, in an interstitial, or moving away from it. Rounded up,
+    /// so that ``position(atHost:)`` there has reached `time`; exact, like it, while nothing falls
+    /// due before. A stitched ad is primary content to the player, which reports no event at its
+    /// start or end: a coordinator wakes at this time to notice it.
+    public func hostTime(whenPrimaryReaches time: MediaTime) -> Duration? {
+        hostTime(reaching: time, in: .primary)
+    }
 }

@@ -309,6 +309,31 @@ import Testing
         #expect(group.coordinators["bob"]!.mapping.position(forCoordinatedTime: t(80)) == .item(t(80)))
     }
 
+    @Test("a live ad watcher whose player runs a little fast leaves its pod before the group's time gets there, and is not put back into it")
+    func liveStitchedFastPlayerLeavesPod() throws {
+        var group = CoordinatorTestGroup()
+        group.add("alice", item: "live")
+        group.add("bob", item: "live", mapping: Self.liveStitched(15))
+        group.players["bob"]!.clockRate = 1.0001
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(until: .milliseconds(70_000))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [.playingInterstitial])
+        group.clearControls()
+        // 100 ppm fast, Bob's player reaches the pod's end (75 s) about 7 ms before the group's
+        // time does: the group's time at his exit is inside his pod.
+        group.run(until: .milliseconds(76_300))
+        #expect(group.coordinators["bob"]!.suspensionReasons == [])
+        let (at, control) = try #require(group.controls["bob"]?.first)
+        #expect(group.coordinators["bob"]!.expectedCoordinatedTime(atGroupTime: at)! < t(75))
+        guard case .play(_, let position, _) = control.command else {
+            Issue.record("\(control.command)")
+            return
+        }
+        #expect(position == .item(t(75)), "put back into the pod, to replay its last moment")
+        #expect(group.coordinatedPosition("bob") >= t(75))
+    }
+
     @Test("a live item that has seen more breaks than an ad schedule may list tells the others about the latest")
     func longLiveSchedule() throws {
         let ranges = (0..<300).map { MediaTimeRange(start: t(Int64($0) * 60), duration: t(15)) }

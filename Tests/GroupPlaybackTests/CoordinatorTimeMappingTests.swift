@@ -42,6 +42,19 @@ import Testing
         #expect(mapping.position(forCoordinatedTime: .zero, afterLocalBreaks: true) == .item(t("9.009")))
     }
 
+    @Test("a player playing forward next enters or leaves a stitched ad at the boundary the mapping names; merged adjacent ads have no boundary between them")
+    func stitchedAdBoundaries() {
+        let mapping = Self.stitched
+        #expect(mapping.stitchedAdBoundary(from: .zero) == .zero, "standing at an ad's start, entering it is next")
+        #expect(mapping.stitchedAdBoundary(from: .zero, isStrict: true) == t("9.009"))
+        #expect(mapping.stitchedAdBoundary(from: t(30)) == t(60))
+        #expect(mapping.stitchedAdBoundary(from: t(60), isStrict: true) == t(105))
+        #expect(mapping.stitchedAdBoundary(from: t(95)) == t(105))
+        #expect(mapping.stitchedAdBoundary(from: t(105)) == t(105))
+        #expect(mapping.stitchedAdBoundary(from: t(105), isStrict: true) == nil)
+        #expect(CoordinatedTimeMapping.identity.stitchedAdBoundary(from: .zero) == nil)
+    }
+
     @Test("round trip: every content position maps to the coordinated timeline and back", arguments: [1, 2, 3] as [UInt64])
     func roundTrip(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)

@@ -131,6 +131,45 @@ struct ParticipantDriverTests {
         #expect(rig.driver.nextDeadline == observation + rig.driver.configuration.observationInterval)
     }
 
+    @Test("a stitched ad's suspension begins the instant the player enters the ad and ends the instant it leaves, between observations, as an interstitial's events make it")
+    func stitchedAdBoundaries() throws {
+        var configuration = ParticipantDriver.Configuration(participant: "alice", keepsGroupClock: true)
+        configuration.observationInterval = .seconds(10)
+        var rig = DriverParticipantRig(configuration: configuration)
+        rig.driver.configure { $0.suspensionReasonsThatTriggerWaiting = [.playingInterstitial] }
+        rig.load(url: DriverParticipantRig.stitchedURL)
+        rig.step { driver, player, now in driver.connect(player: player, at: now) }
+        rig.run(until: .seconds(2))
+        #expect(rig.driver.binding.coordinator.mapping.stitchedAdRanges == [MediaTimeRange(start: MediaTime(seconds: 40), duration: MediaTime(seconds: 12))])
+        #expect(rig.machine.hostTime(whenPrimaryReaches: MediaTime(seconds: 40)) == nil, "paused, the player gets nowhere")
+        rig.feed(.setRate(1, originator: .user))
+        rig.run(until: .seconds(3))
+        let enters = try #require(rig.machine.hostTime(whenPrimaryReaches: MediaTime(seconds: 40)))
+        rig.run(until: enters - .nanoseconds(1))
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [])
+        rig.run(until: enters)
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [.playingInterstitial])
+        let leaves = try #require(rig.machine.hostTime(whenPrimaryReaches: MediaTime(seconds: 52)))
+        #expect(leaves == enters + .seconds(12))
+        rig.run(until: leaves - .nanoseconds(1))
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [.playingInterstitial])
+        let since = rig.outputs.count
+        rig.run(until: leaves)
+        #expect(rig.driver.binding.coordinator.suspensionReasons == [])
+        // The group waited for the ad at 40 s of the film: it goes on from there, which for the
+        // ad's watcher is the end of the ad, where her player already is.
+        let positions = rig.outputs[since...].compactMap { output -> IntegratedTimeline.Position? in
+            switch output.playerCommand {
+            case .play(_, let position, _)?, .hold(let position, _)?: position
+            default: nil
+            }
+        }
+        #expect(!positions.isEmpty && positions.allSatisfy { $0 == .primary(MediaTime(seconds: 52)) }, "\(positions)")
+        rig.run(until: leaves + .seconds(1))
+        #expect(rig.machine.timeControlStatus == .playing)
+        #expect(rig.machine.currentTime > MediaTime(seconds: 52))
+    }
+
     @Test("what the group says before the participant has joined is kept for its coordinator: the joiner follows the group instead of proposing its own start, and a departure is not forgotten")
     func messagesBeforeJoining() throws {
         var rig = Self.connectedRig()

@@ -11,6 +11,8 @@ import PlayerEngine
 /// and the driver is asked again while it is due.
 struct DriverParticipantRig {
     static let url = "http://origin.test/movie/main.m3u8"
+    /// The movie with a 12 s ad stitched in at 40 s (item time 40–52).
+    static let stitchedURL = "http://origin.test/movie-stitched/main.m3u8"
 
     var now: Duration = .zero
     var machine: PlaybackMachine
@@ -31,9 +33,9 @@ struct DriverParticipantRig {
         driver = ParticipantDriver(configuration: configuration, startingAt: .zero)
     }
 
-    /// Gives the player the movie.
-    mutating func load() {
-        feed(.setItems([PlayerItem(url: Self.url, contentIdentifier: "movie")]))
+    /// Gives the player the movie (or another of ``respond(to:)``'s playlists).
+    mutating func load(url: String = Self.url) {
+        feed(.setItems([PlayerItem(url: url, contentIdentifier: "movie")]))
     }
 
     /// Feeds the driver an input now, and carries out what it asks.
@@ -129,11 +131,18 @@ struct DriverParticipantRig {
         }
     }
 
-    /// A VOD movie of 150 four-second segments.
+    /// A VOD movie of 150 four-second segments; the stitched one has three of them, from 40 s,
+    /// between CUE-OUT and CUE-IN.
     private static func respond(to request: ResourceRequest) -> Result<LoadedResource, LoadError> {
-        guard request.url == url else { return .success(LoadedResource(bytes: [UInt8](repeating: 0, count: 1000), url: request.url, elapsed: .milliseconds(50))) }
+        guard request.url == url || request.url == stitchedURL else {
+            return .success(LoadedResource(bytes: [UInt8](repeating: 0, count: 1000), url: request.url, elapsed: .milliseconds(50)))
+        }
         var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-        for index in 0..<150 { text += "#EXTINF:4.0,\nseg-\(index).ts\n" }
+        for index in 0..<150 {
+            if request.url == stitchedURL, index == 10 { text += "#EXT-X-DISCONTINUITY\n#EXT-X-CUE-OUT:12\n" }
+            if request.url == stitchedURL, index == 13 { text += "#EXT-X-DISCONTINUITY\n#EXT-X-CUE-IN\n" }
+            text += "#EXTINF:4.0,\nseg-\(index).ts\n"
+        }
         text += "#EXT-X-ENDLIST\n"
         return .success(LoadedResource(bytes: Array(text.utf8), url: request.url, elapsed: .milliseconds(50)))
     }

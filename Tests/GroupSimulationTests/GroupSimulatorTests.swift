@@ -79,6 +79,49 @@ struct GroupSimulatorTests {
         #expect(alice.rewound == 0 && alice.skipped == 0)
     }
 
+    @Test("S1.11 VOD with the waiting policy: stitched ads are waited out as interstitials are; their watchers begin their waits as they enter them, so nobody is put back and the premium viewer never plays past a break's start")
+    func vodGroupWaitsForStitchedAds() throws {
+        func run(_ name: String) throws -> SimulationReport {
+            let data = try Data(contentsOf: SimulationFixtures.scenarios.appendingPathComponent(name + ".json"))
+            var scenario = try SimulationScenario(json: Array(data))
+            scenario.sampleInterval = SimulatedDuration(.milliseconds(10))
+            let origin = try scenario.makeOrigin(scenarioDirectory: SimulationFixtures.scenarios.path, media: SimulationFixtures.media)
+            var simulator = GroupSimulator(scenario: scenario, origin: origin)
+            return simulator.run()
+        }
+        // The same story, with the ads stitched into the playlists or as interstitials.
+        let stitched = try run("stitched-vod-group-waits"), interstitials = try run("vod-group-waits")
+        #expect(stitched.participants.allSatisfy { $0.url.contains("/movie-stitched/") })
+        // Bob's and Charlie's coordinators used to notice their stitched ads at their next
+        // observation (up to a second late): Alice, held at the break's start for 300 ms, was let
+        // go, played on and was put back; and each of them, leaving an ad, was put back too.
+        for participant in stitched.participants {
+            #expect(participant.rewound < 0.1 && participant.skipped < 0.1, "\(participant.name) rewound \(participant.rewound) s")
+            #expect(participant.finalPosition == 120)
+        }
+        let alice = stitched.participant("alice")
+        let aliceWaits = alice.waits.filter { $0.length >= .seconds(1) }
+        #expect(aliceWaits.count == 2 && aliceWaits.allSatisfy { abs($0.length.seconds - 30.3) < 0.15 }, "\(aliceWaits.map(\.length))")
+        // She stops at each break's start (40 s and 80 s of the film) and does not pass it before
+        // her wait there ends.
+        for (wait, breakStart) in zip(aliceWaits, [40.0, 80.0]) {
+            let before = alice.series.filter { $0.time < wait.start + wait.length }
+            #expect(before.allSatisfy { $0.coordinated <= breakStart }, "past \(breakStart) s: \(before.map(\.coordinated).max() ?? 0)")
+        }
+        // The same experience as with interstitials, to within 0.2 s.
+        for participant in interstitials.participants {
+            let other = stitched.participant(participant.name)
+            #expect(abs(other.waited.seconds - participant.waited.seconds) < 0.2, "\(participant.name)")
+            #expect(abs(other.inBreaks.seconds - participant.inBreaks.seconds) < 0.2, "\(participant.name)")
+            let waits = other.waits.filter { $0.length >= .seconds(1) }, expected = participant.waits.filter { $0.length >= .seconds(1) }
+            #expect(waits.count == expected.count, "\(participant.name)")
+            for (wait, reference) in zip(waits, expected) {
+                #expect(abs(wait.start.seconds - reference.start.seconds) < 0.2, "\(participant.name) waits from \(wait.start)")
+                #expect(abs(wait.length.seconds - reference.length.seconds) < 0.2, "\(participant.name) waits \(wait.length)")
+            }
+        }
+    }
+
     @Test("S1.11: a premium viewer who joins while the group waits at a break is never among those the group waits for, and waits with it")
     func premiumJoinsDuringWait() throws {
         let report = try SimulationFixtures.run(scenario: "vod-premium-joins-during-wait")

@@ -13,7 +13,9 @@ import PlayerEngine
 /// - A stall begins a `stallRecovery` suspension that ends when the player plays again (the
 ///   player then moves to where the group is).
 /// - Breaks are the coordinator's business: entering and leaving them (and an asset starting in
-///   one) is observed through the player's position, which also drives drift correction.
+///   one) is observed through the player's position, which also drives drift correction; an
+///   interstitial's events and a stitched ad's start and end (``nextStitchedAdBoundary(player:at:handled:)``)
+///   are reported at the instant the player gets there.
 /// - The coordinator's controls become player commands, anchored on the local host clock, with the
 ///   originator `.coordinator`, so that they are not taken for the user's.
 public struct PlayerCoordinationBinding: Sendable {
@@ -174,6 +176,43 @@ public struct PlayerCoordinationBinding: Sendable {
             return []
         }
         return translate(actions, clock: clock)
+    }
+
+    /// Where and when the player next enters or leaves a stitched ad.
+    public struct StitchedAdBoundary: Sendable, Hashable {
+        /// The ad's start or end, on the item timeline.
+        public var itemTime: MediaTime
+        /// When the player gets there, on the local host clock.
+        public var localTime: Duration
+    }
+
+    /// Where and when the player, playing on as it does now, next enters or leaves a stitched ad of
+    /// the coordinated item (`nil` when it is not playing primary content towards one). The player
+    /// reports no event there (a stitched ad is primary content to it): a driver wakes at that
+    /// local time and calls ``stitchedAdBoundaryCrossed(at:clock:localTime:)``. A boundary the
+    /// player stands on is next, unless it is `handled` (crossed and reported already).
+    ///
+    /// - Complexity: O(r) in the number of stitched-ad ranges.
+    public func nextStitchedAdBoundary(player: PlaybackMachine, at localTime: Duration, handled: MediaTime?) -> StitchedAdBoundary? {
+        let mapping = coordinator.mapping
+        guard itemIdentifier != nil, !mapping.stitchedAdRanges.isEmpty, case .primary(let time) = player.position(atHost: localTime),
+            var boundary = mapping.stitchedAdBoundary(from: time)
+        else { return nil }
+        if boundary == time, boundary == handled {
+            guard let next = mapping.stitchedAdBoundary(from: time, isStrict: true) else { return nil }
+            boundary = next
+        }
+        guard let reached = player.hostTime(whenPrimaryReaches: boundary) else { return nil }
+        return StitchedAdBoundary(itemTime: boundary, localTime: max(reached, localTime))
+    }
+
+    /// The player crossed a stitched ad's start or end (see
+    /// ``nextStitchedAdBoundary(player:at:handled:)``) and is at `position`: the ad's
+    /// `playingInterstitial` suspension begins or ends there and then, as an interstitial's
+    /// `currentEventChanged` makes it, and the position is not taken for drift.
+    public mutating func stitchedAdBoundaryCrossed(at position: IntegratedTimeline.Position, clock: some GroupTimeMapping, localTime: Duration) -> [Output] {
+        let groupTime = clock.groupTime(atLocalTime: localTime)
+        return translate(coordinator.observeBreakBoundary(Self.position(position), at: groupTime), clock: clock)
     }
 
     /// Reports where the player is now (call periodically, e.g. every 250 ms while playing): drift

@@ -100,6 +100,11 @@ public struct ParticipantDriver: Sendable {
     private struct Item: Sendable {
         var nextObservation: Duration
         var coordinatorDeadline: Deadline?
+        /// The next start or end of a stitched ad the player gets to, as it plays now.
+        var stitchedAdBoundary: PlayerCoordinationBinding.StitchedAdBoundary?
+        /// The last stitched-ad boundary the player got to (so that one it stands on is reported
+        /// once).
+        var handledBoundary: MediaTime?
     }
 
     /// Something from the group that came before the participant joined it.
@@ -172,12 +177,14 @@ public struct ParticipantDriver: Sendable {
     }
 
     /// When ``timerFired(player:at:)`` is next due, on the local clock: the next probe, the
-    /// coordinator's deadline or the next observation; `nil` before ``connect(player:at:)``.
+    /// coordinator's deadline, the next observation or the player getting to a stitched ad's start
+    /// or end; `nil` before ``connect(player:at:)``.
     public var nextDeadline: Duration? {
         var next: Duration? = isProbing ? estimator.nextProbeTime : nil
         if case .joined(let item?) = phase {
             next = Self.earliest(next, item.nextObservation)
             next = Self.earliest(next, item.coordinatorDeadline?.local)
+            next = Self.earliest(next, item.stitchedAdBoundary?.localTime)
         }
         return next
     }
@@ -349,8 +356,9 @@ public struct ParticipantDriver: Sendable {
         translate(binding.startItem(identifier, player: player, clock: groupClock, localTime: now), at: now, into: &outputs)
     }
 
-    /// Does whatever is due now (a probe, the coordinator's deadline, an observation when the
-    /// player is given and was not commanded in this input) and works out the next deadline.
+    /// Does whatever is due now (a probe, the coordinator's deadline, the player getting to a
+    /// stitched ad's start or end and an observation, when the player is given and was not
+    /// commanded in this input) and works out the next deadline.
     private mutating func settle(player: PlaybackMachine?, at now: Duration, into outputs: inout [Output]) {
         if isProbing, let probe = estimator.makeProbeIfDue(at: now) { outputs.append(.probe(probe)) }
         guard case .joined(var item?) = phase else { return }
@@ -358,7 +366,20 @@ public struct ParticipantDriver: Sendable {
         if let deadline = item.coordinatorDeadline, deadline.local <= now {
             translate(binding.advance(toGroupDeadline: deadline.group, clock: clock, localTime: now), at: now, into: &outputs)
         }
-        let hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
+        var hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
+        if let player, let boundary = item.stitchedAdBoundary, boundary.localTime <= now, !hasCommanded {
+            // The player entered or left a stitched ad, which it reports no event for: its
+            // suspension begins or ends now, as an interstitial's event makes it, not at the next
+            // observation (up to an observation interval late: the others, held at the break's
+            // start for the reports of its ads, were let go and put back).
+            item.stitchedAdBoundary = nil
+            item.handledBoundary = boundary.itemTime
+            if !player.hasReachedEnd {
+                let crossed = binding.stitchedAdBoundaryCrossed(at: player.position(atHost: now), clock: clock, localTime: now)
+                translate(crossed, at: now, into: &outputs)
+                hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
+            }
+        }
         if let player, item.nextObservation <= now, !hasCommanded {
             let next = item.nextObservation + configuration.observationInterval
             item.nextObservation = next > now ? next : now + configuration.observationInterval
@@ -366,6 +387,14 @@ public struct ParticipantDriver: Sendable {
                 position: player.position(atHost: now), status: player.timeControlStatus, isInBreak: player.currentEvent != nil,
                 hasReachedEnd: player.hasReachedEnd, clock: clock, localTime: now)
             translate(observed, at: now, into: &outputs)
+            hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
+        }
+        if let player, !hasCommanded {
+            // Read again after every input that may have changed how the player plays; a player
+            // commanded now is read once the commands are carried out (their events follow). Once
+            // it has moved off the boundary it got to, a seek back onto it counts again.
+            if let handled = item.handledBoundary, player.position(atHost: now) != .primary(handled) { item.handledBoundary = nil }
+            item.stitchedAdBoundary = binding.nextStitchedAdBoundary(player: player, at: now, handled: item.handledBoundary)
         }
         item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
             Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
