@@ -10,12 +10,12 @@ build: bootstrap
 	$(SWIFT) build
 
 # The suites that run real processes in real time (servers, players, a private D-Bus with playerctl)
-# run on their own after the rest, so that their processes and the timing-sensitive in-process tests
-# do not compete for the cores.
-REAL_TIME_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests
+# and those that time work against a larger input (…ScalingTests) run on their own after the rest,
+# so that parallel tests do not compete with them for the cores.
+SOLO_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|ScalingTests
 test: bootstrap
-	$(SWIFT) test --skip '$(REAL_TIME_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(REAL_TIME_SUITES)'
+	$(SWIFT) test --skip '$(SOLO_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(SOLO_SUITES)'
 
 release: bootstrap
 	$(SWIFT) build -c release

@@ -21,7 +21,7 @@ struct AssetListTests {
         #expect(list.otherKeys.isEmpty)
     }
 
-    private static func nested(depth: Int) -> String {
+    static func nested(depth: Int) -> String {
         // A client field holding `depth` arrays and objects, one inside the other.
         var value = "1"
         for level in 0..<depth { value = level.isMultiple(of: 2) ? "[\(value)]" : "{\"k\":\(value)}" }
@@ -36,20 +36,6 @@ struct AssetListTests {
         let error = #expect(throws: AssetListError.self) { try Fixture.assetList(Self.nested(depth: 500)) }
         #expect(error?.path.hasPrefix("$.ASSETS[0].X-NESTED") == true, "\(String(describing: error))")
         #expect(error?.message.contains("deeper than 64 levels") == true, "\(String(describing: error))")
-    }
-
-    @Test("decoding nested client fields takes time linear in the document")
-    func nestedDecodingIsLinear() throws {
-        let field = Self.nested(depth: 60)
-        func document(_ copies: Int) -> [UInt8] {
-            let one = String(field.dropFirst(#"{"ASSETS":["#.count).dropLast(2))
-            return Array((#"{"ASSETS":["# + Array(repeating: one, count: copies).joined(separator: ",") + "]}").utf8)
-        }
-        let small = document(20)
-        let large = document(80)
-        #expect(try AssetList(json: large).assets.count == 80)
-        let ratio = try growthRatio(small: 1, large: 4) { size in _ = try AssetList(json: size == 1 ? small : large) }
-        #expect(ratio < 10, "4× the document took \(ratio)× the time")
     }
 
     @Test("fractional DURATION numbers are exact decimals")
@@ -258,5 +244,24 @@ struct AssetListSkippedAssetTests {
         #expect(list.assets.map(\.uri) == ["https://a/1.m3u8", "https://a/3.m3u8"])
         #expect(list.totalDuration == MediaTime(seconds: 25))
         #expect(list.skippedAssets.map(\.path) == ["$.ASSETS[1].URI"])
+    }
+}
+
+/// Timed against a document four times larger (see `growthRatio`): `make test` runs the
+/// `…ScalingTests` suites on their own, after the rest, so that parallel tests do not skew the times.
+@Suite("Asset list decoding grows linearly with the document")
+struct AssetListScalingTests {
+    @Test("decoding nested client fields takes time linear in the document")
+    func nestedDecodingIsLinear() throws {
+        let field = AssetListTests.nested(depth: 60)
+        func document(_ copies: Int) -> [UInt8] {
+            let one = String(field.dropFirst(#"{"ASSETS":["#.count).dropLast(2))
+            return Array((#"{"ASSETS":["# + Array(repeating: one, count: copies).joined(separator: ",") + "]}").utf8)
+        }
+        let small = document(20)
+        let large = document(80)
+        #expect(try AssetList(json: large).assets.count == 80)
+        let ratio = try growthRatio(small: 1, large: 4) { size in _ = try AssetList(json: size == 1 ? small : large) }
+        #expect(ratio < 10, "4× the document took \(ratio)× the time")
     }
 }

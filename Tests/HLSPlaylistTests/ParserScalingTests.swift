@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 12, item 4: hostile input must cost time linear in its size. Each test times the same work
 /// on an input and on one four times larger: linear work gives a ratio near 4, quadratic near 16;
-/// the bound of 10 leaves room for a busy machine.
+/// the bound of 10 leaves room for a busy machine. `make test` runs the `…ScalingTests` suites on
+/// their own, after the rest, so that parallel tests do not skew the times.
 @Suite("Parser work grows linearly with the input")
 struct ParserScalingTests {
     private static func oneTag(clientAttributes count: Int) -> String {
