@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
                 "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
+                "PlayerInterface",
             ],
             swiftSettings: strictSettings
         ),

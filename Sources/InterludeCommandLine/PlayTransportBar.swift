@@ -1,6 +1,7 @@
 import HLSInterstitials
 import MediaTime
 import PlayerEngine
+import PlayerInterface
 
 /// The live transport bar of `interlude play` on a terminal: two lines drawn from the player's
 /// integrated-timeline snapshot and state.
@@ -68,21 +69,21 @@ package struct PlayTransportBar: Sendable {
         let width = max(width, 30) - 1
         var times = "--:--"
         if let snapshot {
-            times = PlayTime.clock(snapshot.currentTime, digits: 1) + " / "
-                + (snapshot.duration.isIndefinite ? "live" : PlayTime.clock(snapshot.duration, digits: 1))
+            times = TimeFormat.elapsed(snapshot.currentTime, fractionDigits: 1) + " / "
+                + (snapshot.duration.isIndefinite ? "live" : TimeFormat.elapsed(snapshot.duration, fractionDigits: 1))
         }
         let barWidth = max(10, width - times.count - 4)
         let bar = "[" + cells(width: barWidth) + "]  " + times
 
         var state = [statusText]
-        state.append("primary \(PlayTime.clock(primaryTime, digits: 1))")
+        state.append("primary \(TimeFormat.elapsed(primaryTime, fractionDigits: 1))")
         if let eventID {
-            var text = "break \"\(eventID)\" \(PlayTime.clock(eventOffset ?? .zero, digits: 1))"
-            if let length = breakLength(eventID) { text += " / \(PlayTime.clock(length, digits: 1))" }
+            var text = "break \"\(eventID)\" \(TimeFormat.elapsed(eventOffset ?? .zero, fractionDigits: 1))"
+            if let length = breakLength(eventID) { text += " / \(TimeFormat.elapsed(length, fractionDigits: 1))" }
             text += isSkippable ? ", skippable" : ", not skippable"
             state.append(text)
         }
-        state.append("host \(PlayTime.clock(hostTime, digits: 1)) (\(clockName))")
+        state.append("host \(TimeFormat.elapsed(MediaTime(hostTime), fractionDigits: 1)) (\(clockName))")
         return [String(bar.prefix(width)), String(state.joined(separator: " · ").prefix(width))]
     }
 
