@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine",
                 "GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "StreamOrigin",
+                "PlayerInterface",
             ],
             swiftSettings: strictSettings
         ),
