@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "MediaTime", "HLSPlaylist", "HLSInterstitials", "PlayerEngine",
                 "GroupWire", "GroupCoordination", "GroupPlayback", "GroupPlaybackTesting", "StreamOrigin",
+                "PlayerInterface",
             ],
             swiftSettings: strictSettings
         ),
@@ -121,6 +122,7 @@ let package = Package(
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
                 "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
+                "PlayerInterface",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import MediaTime
+import PlayerInterface
 
 /// Skew samples: how far apart (in milliseconds of coordinated time) the participants that play
 /// steadily are, in steady playback and one second after each start, resume or seek.
@@ -137,11 +138,9 @@ extension SimulationReport {
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
+    /// A simulated time: `1:05` on a whole second, else `1:05.250`.
     static func clock(_ duration: Duration) -> String {
-        let total = Int(seconds(duration))
-        let milliseconds = Int((seconds(duration) - Double(total)) * 1000)
-        let text = total >= 3600 ? String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60) : String(format: "%d:%02d", total / 60, total % 60)
-        return milliseconds == 0 ? text : text + String(format: ".%03d", milliseconds)
+        TimeFormat.elapsed(MediaTime(duration), fractionDigits: 3, omittingZeroFraction: true)
     }
 
     /// The report as text for a terminal.

@@ -6,6 +6,7 @@ import HLSInterstitials
 import MediaTime
 import NetworkIO
 import PlayerEngine
+import PlayerInterface
 import VirtualTime
 
 /// `interlude join`: a headless participant of a watch-together session.
@@ -197,8 +198,8 @@ enum JoinCommand: Subcommand {
         }
         let player = participant.player
         switch player.position {
-        case .primary(let time): parts.append("at \(PlayTime.clock(time))")
-        case .interstitial(let id, let offset): parts.append("in break \(id) +\(PlayTime.clock(offset))")
+        case .primary(let time): parts.append("at \(TimeFormat.elapsed(time, fractionDigits: 3))")
+        case .interstitial(let id, let offset): parts.append("in break \(id) +\(TimeFormat.elapsed(offset, fractionDigits: 3))")
         }
         if let status = participant.groupStatus {
             switch status.status {

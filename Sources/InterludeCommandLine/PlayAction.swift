@@ -1,4 +1,5 @@
 import MediaTime
+import PlayerInterface
 
 /// One scripted step of `interlude play --action TIME:VERB[:ARG]`: what to do to the player at a
 /// host time (seconds since playback started, on the player's clock).
@@ -93,9 +94,9 @@ struct PlayAction: Sendable, Hashable, CustomStringConvertible {
     /// What the action does, in words (`seek to 2:00.000 (primary)`).
     var description: String {
         switch verb {
-        case .seek(let time): return "seek to \(PlayTime.clock(time)) (primary)"
-        case .seekIntegrated(let time): return "seek to \(PlayTime.clock(time)) (integrated)"
-        case .seekBreak(let id, let offset): return "seek into break \"\(id)\" at \(PlayTime.clock(offset))"
+        case .seek(let time): return "seek to \(TimeFormat.elapsed(time, fractionDigits: 3)) (primary)"
+        case .seekIntegrated(let time): return "seek to \(TimeFormat.elapsed(time, fractionDigits: 3)) (integrated)"
+        case .seekBreak(let id, let offset): return "seek into break \"\(id)\" at \(TimeFormat.elapsed(offset, fractionDigits: 3))"
         case .pause: return "pause"
         case .play: return "play"
         case .rate(let rate): return "rate \(rate)"

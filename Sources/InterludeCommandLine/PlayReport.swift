@@ -1,5 +1,6 @@
 import MediaTime
 import PlayerEngine
+import PlayerInterface
 
 /// What `interlude play` learns from the player's events, folded as they arrive: whether the item
 /// is ready, live, failed or over, and the figures of the closing summary (time played, breaks,
@@ -118,11 +119,11 @@ struct PlayReport: Sendable {
     ///       warnings   0 (1 load retried)
     func summary(ending: String, hostTime: Duration, clockName: String, primary: MediaTime, primaryDuration: MediaTime?,
                  integrated: MediaTime, integratedDuration: MediaTime?) -> String {
-        func total(_ duration: MediaTime?) -> String { duration.map { PlayTime.clock($0) } ?? (isLive ? "live" : "?") }
-        var text = "Summary: \(ending) after \(PlayTime.clock(hostTime)) of host time (\(clockName))\n"
-        text += "  position   primary \(PlayTime.clock(primary)) / \(total(primaryDuration)), "
-        text += "integrated \(PlayTime.clock(integrated)) / \(total(integratedDuration))\n"
-        text += "  played     \(PlayTime.clock(primaryPlayed)) of primary content, \(PlayTime.clock(breakTime)) in "
+        func total(_ duration: MediaTime?) -> String { duration.map { TimeFormat.elapsed($0, fractionDigits: 3) } ?? (isLive ? "live" : "?") }
+        var text = "Summary: \(ending) after \(TimeFormat.elapsed(MediaTime(hostTime), fractionDigits: 3)) of host time (\(clockName))\n"
+        text += "  position   primary \(TimeFormat.elapsed(primary, fractionDigits: 3)) / \(total(primaryDuration)), "
+        text += "integrated \(TimeFormat.elapsed(integrated, fractionDigits: 3)) / \(total(integratedDuration))\n"
+        text += "  played     \(TimeFormat.elapsed(primaryPlayed, fractionDigits: 3)) of primary content, \(TimeFormat.elapsed(MediaTime(breakTime), fractionDigits: 3)) in "
         text += "\(breaks.count) break\(breaks.count == 1 ? "" : "s")\n"
         if !breaks.isEmpty {
             text += "  breaks     " + breaks.map { "\($0.id) (\($0.end))" }.joined(separator: ", ") + "\n"
@@ -132,7 +133,7 @@ struct PlayReport: Sendable {
         if retriedLoads > 0 { text += " (\(retriedLoads) load\(retriedLoads == 1 ? "" : "s") retried)" }
         text += "\n"
         if recoveries > 0 {
-            text += "  outages    \(recoveries) recovered from, the longest \(PlayTime.clock(longestOutage))\n"
+            text += "  outages    \(recoveries) recovered from, the longest \(TimeFormat.elapsed(MediaTime(longestOutage), fractionDigits: 3))\n"
         }
         return text
     }

@@ -1,6 +1,7 @@
 import HLSInterstitials
 import MediaTime
 import PlayerEngine
+import PlayerInterface
 import Synchronization
 import VirtualTime
 
@@ -192,8 +193,8 @@ final class PlaySession: Sendable {
 
     private func perform(_ action: PlayAction) {
         performed.add(1, ordering: .relaxed)
-        display.log("\(PlayTime.clock(player.hostTime))  > \(action)")
-        if let note = action.perform(on: player) { display.log("\(PlayTime.clock(player.hostTime))  note: \(note)") }
+        display.log("\(TimeFormat.elapsed(MediaTime(player.hostTime), fractionDigits: 3))  > \(action)")
+        if let note = action.perform(on: player) { display.log("\(TimeFormat.elapsed(MediaTime(player.hostTime), fractionDigits: 3))  note: \(note)") }
     }
 
     private func redraw() {

@@ -1,7 +1,7 @@
 import MediaTime
 
-/// How `interlude play` reads and writes times: `30`, `30s`, `2.5s`, `1m30s` or `1h2m` on the
-/// command line; `1:30.000` in its output.
+/// How `interlude play` reads times and sizes on the command line: `30`, `30s`, `2.5s`, `1m30s` or
+/// `1h2m`; `16M`. Its output writes times with `TimeFormat` (`1:30.000`).
 enum PlayTime {
     /// A non-negative time: a decimal number of seconds, or decimal amounts of hours, minutes and
     /// seconds in that order, each suffixed with `h`, `m` or `s` (`1m30s`, `1h`, `90.5s`). Exact:
@@ -56,27 +56,4 @@ enum PlayTime {
     static func duration(_ time: MediaTime) -> Duration {
         .nanoseconds(time.floorUnits(timescale: 1_000_000_000) ?? 0)
     }
-
-
-    /// `m:ss.fff` or `h:mm:ss.fff` with `digits` fractional digits (truncated); `--:--` for a
-    /// time that is not a number (an indefinite duration).
-    static func clock(_ time: MediaTime, digits: Int = 3) -> String {
-        guard time.isNumeric else { return time.isIndefinite ? "live" : "--:--" }
-        let scale = [1, 10, 100, 1000][max(0, min(3, digits))]
-        guard let units = time.magnitude.floorUnits(timescale: Int32(scale)) else { return "--:--" }
-        let fraction = units % Int64(scale)
-        let whole = units / Int64(scale)
-        let (hours, minutes, seconds) = (whole / 3600, whole / 60 % 60, whole % 60)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        var text = time.isNegative ? "-" : ""
-        text += hours > 0 ? "\(hours):\(padded(minutes, 2)):\(padded(seconds, 2))" : "\(minutes):\(padded(seconds, 2))"
-        if digits > 0 { text += "." + padded(fraction, digits) }
-        return text
-    }
-
-    /// A host duration as ``clock(_:digits:)`` writes it.
-    static func clock(_ duration: Duration, digits: Int = 3) -> String { clock(MediaTime(duration), digits: digits) }
 }

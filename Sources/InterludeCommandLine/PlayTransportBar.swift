@@ -1,6 +1,7 @@
 import HLSInterstitials
 import MediaTime
 import PlayerEngine
+import PlayerInterface
 
 /// The live transport bar of `interlude play` on a terminal: two lines drawn from the player's
 /// integrated-timeline snapshot and state.
@@ -8,9 +9,9 @@ import PlayerEngine
 ///     [=========o======|--------####-----------o]  0:41.2 / 1:30.0
 ///     playing · primary 0:29.2 · break "mid" 0:03.1 / 0:10.0, skippable · host 0:45.0 (virtual)
 ///
-/// On the bar, as in `interlude timeline`: `=` primary content already played, `-` primary content
-/// ahead, `o` a point break, `#` a range break that does not supplement primary content, and `|`
-/// the playhead.
+/// The bar is ``TransportBar``'s layout with its glyphs (`=` primary content already played, `-`
+/// primary content ahead, `o` a point break, `#` a range break that does not supplement primary
+/// content, `|` the playhead); the status line below it is the command's own.
 package struct PlayTransportBar: Sendable {
     /// The item's integrated timeline now (`nil` until it is loaded).
     package var snapshot: IntegratedTimeline.Snapshot?
@@ -68,21 +69,21 @@ package struct PlayTransportBar: Sendable {
         let width = max(width, 30) - 1
         var times = "--:--"
         if let snapshot {
-            times = PlayTime.clock(snapshot.currentTime, digits: 1) + " / "
-                + (snapshot.duration.isIndefinite ? "live" : PlayTime.clock(snapshot.duration, digits: 1))
+            times = TimeFormat.elapsed(snapshot.currentTime, fractionDigits: 1) + " / "
+                + (snapshot.duration.isIndefinite ? "live" : TimeFormat.elapsed(snapshot.duration, fractionDigits: 1))
         }
         let barWidth = max(10, width - times.count - 4)
         let bar = "[" + cells(width: barWidth) + "]  " + times
 
         var state = [statusText]
-        state.append("primary \(PlayTime.clock(primaryTime, digits: 1))")
+        state.append("primary \(TimeFormat.elapsed(primaryTime, fractionDigits: 1))")
         if let eventID {
-            var text = "break \"\(eventID)\" \(PlayTime.clock(eventOffset ?? .zero, digits: 1))"
-            if let length = breakLength(eventID) { text += " / \(PlayTime.clock(length, digits: 1))" }
+            var text = "break \"\(eventID)\" \(TimeFormat.elapsed(eventOffset ?? .zero, fractionDigits: 1))"
+            if let length = breakLength(eventID) { text += " / \(TimeFormat.elapsed(length, fractionDigits: 1))" }
             text += isSkippable ? ", skippable" : ", not skippable"
             state.append(text)
         }
-        state.append("host \(PlayTime.clock(hostTime, digits: 1)) (\(clockName))")
+        state.append("host \(TimeFormat.elapsed(MediaTime(hostTime), fractionDigits: 1)) (\(clockName))")
         return [String(bar.prefix(width)), String(state.joined(separator: " · ").prefix(width))]
     }
 
@@ -108,31 +109,10 @@ package struct PlayTransportBar: Sendable {
         return length > .zero ? length : nil
     }
 
-    /// The bar's cells: the integrated timeline's known extent spread over `width` columns.
+    /// The bar's cells: ``TransportBar``'s layout of the snapshot in `width` columns, blank until
+    /// the timeline is known.
     func cells(width: Int) -> String {
-        guard let snapshot, let first = snapshot.segments.first else {
-            return String(repeating: " ", count: width)
-        }
-        let start = first.timeMapping.target.start
-        let total = snapshot.knownDuration
-        func column(_ time: MediaTime) -> Int {
-            guard total > .zero else { return 0 }
-            let fraction = (time - start).seconds / total.seconds
-            return min(width - 1, max(0, Int((fraction * Double(width)).rounded(.down))))
-        }
-        let playhead = column(snapshot.currentTime)
-        var cells = (0..<width).map { $0 < playhead ? Character("=") : Character("-") }
-        for segment in snapshot.segments where segment.segmentType == .interstitial {
-            let target = segment.timeMapping.target
-            guard let event = segment.interstitialEvent, !target.duration.isZero, !event.supplementsPrimaryContent else { continue }
-            let from = column(target.start)
-            let to = max(from, column(target.end) - 1)
-            for index in from...to { cells[index] = "#" }
-        }
-        for segment in snapshot.segments where segment.segmentType == .interstitial && segment.timeMapping.target.duration.isZero {
-            cells[column(segment.timeMapping.target.start)] = "o"
-        }
-        cells[playhead] = "|"
-        return String(cells)
+        guard let snapshot, !snapshot.segments.isEmpty else { return String(repeating: " ", count: width) }
+        return TransportBar(snapshot: snapshot).text(columns: width)
     }
 }

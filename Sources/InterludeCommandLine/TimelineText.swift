@@ -1,5 +1,6 @@
 import HLSInterstitials
 import MediaTime
+import PlayerInterface
 
 /// The text form of `interlude timeline`.
 enum TimelineText {
@@ -11,7 +12,7 @@ enum TimelineText {
         let primary = schedule.primary
         out += "Primary   \(location)\n"
         out += "  \(primary.isLive ? "live" : "VOD"), \(primary.segmentStarts.count) segments, "
-        out += "primary \(clock(primary.start))–\(clock(primary.end)) (\(seconds(primary.duration)))\n"
+        out += "primary \(TimeFormat.elapsed(primary.start))–\(TimeFormat.elapsed(primary.end)) (\(seconds(primary.duration)))\n"
         out += "  integrated \(primary.isLive ? "indefinite (live), known " : "")\(seconds(snapshot.knownDuration)), "
         out += "playout \(seconds(snapshot.playoutDuration))\n"
 
@@ -77,34 +78,14 @@ enum TimelineText {
         return out
     }
 
-    /// Draws the transport bar of S2.11 from a snapshot: the slider spans the known duration; a
-    /// point break is a dot at its mapped start; a range break that does not supplement primary is
-    /// a highlighted span; a caret marks the current time.
+    /// Draws the transport bar of S2.11 from a snapshot: ``TransportBar``'s overview layout (no
+    /// progress) with primary content as `=`, and a caret under the current time.
     static func bar(snapshot: IntegratedTimeline.Snapshot, width: Int) -> String {
-        let start = snapshot.segments.first?.timeMapping.target.start ?? .zero
-        let total = snapshot.knownDuration
-        var cells = Array(repeating: Character("="), count: width)
-        func column(_ time: MediaTime) -> Int {
-            guard total > .zero else { return 0 }
-            let fraction = (time - start).seconds / total.seconds
-            return min(width - 1, max(0, Int((fraction * Double(width)).rounded(.down))))
-        }
-        for segment in snapshot.segments where segment.segmentType == .interstitial {
-            let target = segment.timeMapping.target
-            guard let event = segment.interstitialEvent else { continue }
-            if target.duration.isZero { continue }
-            if event.supplementsPrimaryContent { continue }
-            let first = column(target.start)
-            let last = max(first, column(target.end) - 1)
-            for index in first...last { cells[index] = "#" }
-        }
-        for segment in snapshot.segments where segment.segmentType == .interstitial && segment.timeMapping.target.duration.isZero {
-            cells[column(segment.timeMapping.target.start)] = "o"
-        }
-        var text = "  [" + String(cells) + "]\n"
-        let caret = column(snapshot.currentTime)
-        text += "   " + String(repeating: " ", count: caret) + "^ \(clock(snapshot.currentTime))"
-        text += snapshot.duration.isIndefinite ? " (live)\n" : " / \(clock(start + total))\n"
+        let bar = TransportBar(snapshot: snapshot)
+        var text = "  [" + bar.text(columns: width, showsProgress: false) { $0 == .primary ? "=" : $0.glyph } + "]\n"
+        let caret = bar.column(for: snapshot.currentTime, columns: width)
+        text += "   " + String(repeating: " ", count: caret) + "^ \(TimeFormat.elapsed(snapshot.currentTime))"
+        text += bar.isLive ? " (live)\n" : " / \(TimeFormat.elapsed(bar.end))\n"
         return text
     }
 
@@ -123,12 +104,4 @@ enum TimelineText {
     static func seconds(_ time: MediaTime) -> String { time.fixedDecimalString(digits: 3) }
     static func secondsText(_ value: Double) -> String { MediaTime(seconds: value, preferredTimescale: 1000).map(seconds) ?? "\(value)" }
     static func range(_ range: MediaTimeRange) -> String { "\(seconds(range.start))–\(seconds(range.end))" }
-
-    /// `h:mm:ss` or `m:ss`.
-    static func clock(_ time: MediaTime) -> String {
-        let total = Int(time.seconds.rounded(.down))
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
-    }
 }

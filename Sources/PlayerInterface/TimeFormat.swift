@@ -11,14 +11,18 @@ import MediaTime
 /// that is not a number reads `--:--`.
 public enum TimeFormat {
     /// `time` truncated to `fractionDigits` (0 to 3) digits: `0:07`, `1:02:03`, `-0:05` for a
-    /// negative time.
-    public static func elapsed(_ time: MediaTime, fractionDigits: Int = 0) -> String {
+    /// negative time. With `omittingZeroFraction`, a time whose digits are all zero has none
+    /// (`0:07` but `0:07.250`), for logs where most times fall on whole seconds.
+    public static func elapsed(_ time: MediaTime, fractionDigits: Int = 0, omittingZeroFraction: Bool = false) -> String {
         guard time.isNumeric else { return placeholder(time) }
-        let digits = max(0, min(3, fractionDigits))
-        let scale = Self.scales[digits]
+        var digits = max(0, min(3, fractionDigits))
         // Truncation toward zero: the magnitude's floor.
-        guard let units = time.magnitude.floorUnits(timescale: Int32(scale)) else { return placeholder(time) }
-        return (time.isNegative && units > 0 ? "-" : "") + clock(units: units, scale: scale, digits: digits)
+        guard var units = time.magnitude.floorUnits(timescale: Int32(Self.scales[digits])) else { return placeholder(time) }
+        if omittingZeroFraction, units % Self.scales[digits] == 0 {
+            units /= Self.scales[digits]
+            digits = 0
+        }
+        return (time.isNegative && units > 0 ? "-" : "") + clock(units: units, scale: Self.scales[digits], digits: digits)
     }
 
     /// `time` still to play, as a countdown: rounded up to `fractionDigits` (0 to 3) digits, with a

@@ -21,6 +21,16 @@ struct TimeFormatTests {
         #expect(TimeFormat.remaining(time("41.21"), fractionDigits: 1) == "-0:41.3")
     }
 
+    @Test("omitting a zero fraction writes whole seconds bare and every other time to the millisecond")
+    func omittedZeroFraction() {
+        #expect(TimeFormat.elapsed(time("7"), fractionDigits: 3, omittingZeroFraction: true) == "0:07")
+        #expect(TimeFormat.elapsed(time("4.5"), fractionDigits: 3, omittingZeroFraction: true) == "0:04.500")
+        #expect(TimeFormat.elapsed(time("2.3"), fractionDigits: 3, omittingZeroFraction: true) == "0:02.300")
+        #expect(TimeFormat.elapsed(time("3600.0004"), fractionDigits: 3, omittingZeroFraction: true) == "1:00:00")
+        #expect(TimeFormat.elapsed(time("-1.001"), fractionDigits: 3, omittingZeroFraction: true) == "-0:01.001")
+        #expect(TimeFormat.elapsed(time("-0.0004"), fractionDigits: 3, omittingZeroFraction: true) == "0:00")
+    }
+
     @Test("a countdown rounds up, so it reads -0:01 through the last second and the labels add up to the duration")
     func remaining() {
         #expect(TimeFormat.remaining(time("41.2")) == "-0:42")
