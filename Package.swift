@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlayerInterfaceTests",
-            dependencies: ["PlayerInterface", "HLSInterstitials", "HLSPlaylist", "MediaTime"],
+            dependencies: ["PlayerInterface", "HLSInterstitials", "HLSPlaylist", "MediaTime", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

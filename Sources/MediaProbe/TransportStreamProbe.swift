@@ -29,7 +29,7 @@ public enum TransportStreamProbe {
         public var randomAccessPresentationTimes: [Int64] = []
 
         /// Whether the stream is video.
-        public var isVideo: Bool { TransportStreamProbe.isVideoType(streamType) }
+        public var isVideo: Bool { ProgramSpecificInformation.isVideo(streamType: streamType) }
         /// Whether the stream is audio.
         public var isAudio: Bool { [0x03, 0x04, 0x0F, 0x11, 0x81, 0x87].contains(streamType) }
 
@@ -92,10 +92,10 @@ public enum TransportStreamProbe {
             guard payload < end else { continue }
             if pid == 0, payloadStart {
                 for old in pmtPIDs { isProgramMap[old] = false }
-                pmtPIDs = programMapPIDs(data, payload: payload, end: end)
+                pmtPIDs = ProgramSpecificInformation.programMapPIDs(data, payload: payload, end: end)
                 for new in pmtPIDs { isProgramMap[new] = true }
             } else if isProgramMap[pid], payloadStart {
-                for (streamPID, type) in elementaryStreams(data, payload: payload, end: end) where streamNumber[streamPID] == 0 {
+                for (streamPID, type) in ProgramSpecificInformation.elementaryStreams(data, payload: payload, end: end) where streamNumber[streamPID] == 0 {
                     order.append(streamPID)
                     types.append(type)
                     times.append([])
@@ -105,9 +105,9 @@ public enum TransportStreamProbe {
                 }
             } else if streamNumber[pid] != 0 {
                 let stream = streamNumber[pid] - 1
-                if payloadStart, let pts = presentationTime(data, payload: payload, end: end) {
+                if payloadStart, let pts = ProgramSpecificInformation.presentationTime(data, payload: payload, end: end) {
                     times[stream].append(pts)
-                    if isVideoType(types[stream]),
+                    if ProgramSpecificInformation.isVideo(streamType: types[stream]),
                         isRandomAccess || startsRandomAccess(data, payload: payload, end: end, streamType: types[stream]) {
                         randomAccess[stream].append(pts)
                     }
@@ -148,10 +148,6 @@ public enum TransportStreamProbe {
         return duration
     }
 
-    /// Whether `streamType` is a video stream type (as ``Stream/isVideo`` tells).
-    private static func isVideoType(_ streamType: Int) -> Bool {
-        [0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xEA].contains(streamType)
-    }
 
     /// Whether the PES packet at `payload` holds, within this transport packet, an H.264 IDR
     /// (NAL unit type 5) or HEVC IRAP (types 16 to 23) NAL unit.
@@ -182,55 +178,8 @@ public enum TransportStreamProbe {
         return seen > 0
     }
 
-    /// PMT PIDs from a PAT section.
-    private static func programMapPIDs(_ data: [UInt8], payload: Int, end: Int) -> Set<Int> {
-        let pointer = Int(data[payload])
-        let section = payload + 1 + pointer
-        guard section + 8 < end else { return [] }
-        let length = Int(data[section + 1] & 0x0F) << 8 | Int(data[section + 2])
-        let last = min(end, section + 3 + length - 4)  // less the CRC
-        var result: Set<Int> = []
-        var index = section + 8
-        while index + 4 <= last {
-            let program = Int(data[index]) << 8 | Int(data[index + 1])
-            let pid = Int(data[index + 2] & 0x1F) << 8 | Int(data[index + 3])
-            if program != 0 { result.insert(pid) }
-            index += 4
-        }
-        return result
-    }
 
-    /// (PID, stream type) pairs from a PMT section.
-    private static func elementaryStreams(_ data: [UInt8], payload: Int, end: Int) -> [(Int, Int)] {
-        let pointer = Int(data[payload])
-        let section = payload + 1 + pointer
-        guard section + 12 < end else { return [] }
-        let length = Int(data[section + 1] & 0x0F) << 8 | Int(data[section + 2])
-        let last = min(end, section + 3 + length - 4)
-        let programInfoLength = Int(data[section + 10] & 0x0F) << 8 | Int(data[section + 11])
-        var index = section + 12 + programInfoLength
-        var result: [(Int, Int)] = []
-        while index + 5 <= last {
-            let type = Int(data[index])
-            let pid = Int(data[index + 1] & 0x1F) << 8 | Int(data[index + 2])
-            let infoLength = Int(data[index + 3] & 0x0F) << 8 | Int(data[index + 4])
-            result.append((pid, type))
-            index += 5 + infoLength
-        }
-        return result
-    }
 
-    /// The PTS of a PES packet starting at `payload`.
-    private static func presentationTime(_ data: [UInt8], payload: Int, end: Int) -> Int64? {
-        guard payload + 14 <= end, data[payload] == 0, data[payload + 1] == 0, data[payload + 2] == 1 else { return nil }
-        let flags = data[payload + 7]
-        guard flags & 0x80 != 0 else { return nil }
-        let p = payload + 9
-        let high = Int64(data[p] >> 1 & 0x07)
-        let middle = Int64(data[p + 1]) << 7 | Int64(data[p + 2] >> 1)
-        let low = Int64(data[p + 3]) << 7 | Int64(data[p + 4] >> 1)
-        return high << 30 | middle << 15 | low
-    }
 
     /// The duration of the ADTS AAC frames in a PES payload: 1024 samples each at the header's
     /// sampling frequency.

@@ -1,3 +1,5 @@
+import MediaProbe
+
 /// Cuts an MPEG-2 transport stream segment (ISO/IEC 13818-1) short at one of its video keyframes,
 /// so that a stream can end where a story needs it to, between the encoder's segment boundaries:
 /// the shorter last segment of a VOD, an ad cut from longer media.

@@ -1,3 +1,5 @@
+import MediaProbe
+
 /// Moves every time stamp of an MPEG-2 transport stream segment (ISO/IEC 13818-1) by a fixed
 /// amount: the PTS and DTS of each PES packet header and the PCR of each adaptation field, modulo
 /// 2³³ as the format wraps them.

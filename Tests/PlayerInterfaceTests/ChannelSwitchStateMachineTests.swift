@@ -1,4 +1,5 @@
 import PlayerInterface
+import TestSupport
 import Testing
 
 /// Live channel switching (S3.11): every request's completion called exactly once, superseded
@@ -107,7 +108,7 @@ struct ChannelSwitchStateMachineTests {
     @Test("property: in any sequence of requests, answers, timeouts and cancels, every request completes exactly once")
     func exactlyOnce() {
         for seed in UInt64(1)...200 {
-            var random = SeededRandom(seed: seed)
+            var random = SeededGenerator(seed: seed)
             var machine = Machine(channels: Self.channels, current: Int(random.next() % 3), loadTimeout: .seconds(5))
             var now = Duration.zero
             var nextRequest = 1
@@ -139,18 +140,5 @@ struct ChannelSwitchStateMachineTests {
             #expect(completions.values.allSatisfy { $0 == 1 }, "seed \(seed): none completed twice")
             #expect(machine.loadingIndex == nil)
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so that property runs are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -5,9 +5,9 @@
 /// Each function reads the section that starts in one transport packet's payload (from its
 /// pointer field at `payload` to the packet's `end`); a section longer than one packet is read as
 /// far as the packet goes.
-enum ProgramSpecificInformation {
+package enum ProgramSpecificInformation {
     /// The PIDs of the program map tables a PAT section names (program 0, the network PID, is left out).
-    static func programMapPIDs(_ bytes: [UInt8], payload: Int, end: Int) -> Set<Int> {
+    package static func programMapPIDs(_ bytes: [UInt8], payload: Int, end: Int) -> Set<Int> {
         let section = payload + 1 + Int(bytes[payload])
         guard section + 3 <= end else { return [] }
         let length = Int(bytes[section + 1] & 0x0F) << 8 | Int(bytes[section + 2])
@@ -24,7 +24,7 @@ enum ProgramSpecificInformation {
 
     /// The elementary streams a PMT section names: each one's PID and stream type (0x1B H.264,
     /// 0x24 HEVC, 0x0F AAC, …).
-    static func elementaryStreams(_ bytes: [UInt8], payload: Int, end: Int) -> [(pid: Int, streamType: Int)] {
+    package static func elementaryStreams(_ bytes: [UInt8], payload: Int, end: Int) -> [(pid: Int, streamType: Int)] {
         let section = payload + 1 + Int(bytes[payload])
         guard section + 12 <= end else { return [] }
         let length = Int(bytes[section + 1] & 0x0F) << 8 | Int(bytes[section + 2])
@@ -40,12 +40,12 @@ enum ProgramSpecificInformation {
     }
 
     /// Whether a PMT stream type is video (MPEG-1/2, MPEG-4 part 2, H.264, HEVC, …).
-    static func isVideo(streamType: Int) -> Bool {
+    package static func isVideo(streamType: Int) -> Bool {
         [0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xEA].contains(streamType)
     }
 
     /// The PTS of the PES packet header at `payload`, if it has one (33 bits, 90 kHz).
-    static func presentationTime(_ bytes: [UInt8], payload: Int, end: Int) -> Int64? {
+    package static func presentationTime(_ bytes: [UInt8], payload: Int, end: Int) -> Int64? {
         guard payload + 14 <= end, bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1,
             bytes[payload + 7] & 0x80 != 0
         else { return nil }
