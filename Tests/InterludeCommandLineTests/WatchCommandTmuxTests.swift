@@ -109,4 +109,37 @@ struct WatchCommandTmuxTests {
         #expect(lines.contains("exit=0"), "\(lines.joined(separator: "\n"))")
         #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
     }
+
+    @Test("Ctrl-C gives the shell back with exit status 0, and closing the terminal ends the player")
+    func interruptAndHangUp() async throws {
+        let rig = try WatchTmuxRig()
+        try rig.startOrigin()
+        try rig.startTerminal()
+        let prompt = WatchTmuxRig.prompt.trimmingCharacters(in: .whitespaces)
+        _ = try await rig.poll(timeout: .seconds(10)) { $0.contains { $0.hasPrefix(prompt) } }
+
+        // Ctrl-C in the shell's pane.
+        try rig.type("\(rig.interlude) watch --no-mpris \(rig.filmURL)")
+        var lines = try await rig.poll(timeout: .seconds(60)) { $0.contains { $0.hasPrefix("space play/pause") } }
+        #expect(lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
+        try rig.press("C-c")
+        lines = try await rig.poll(timeout: .seconds(10)) { lines in
+            !lines.contains { $0.hasPrefix("space play/pause") } && lines.last(where: { !$0.isEmpty }) == prompt
+        }
+        #expect(!lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
+        try rig.type("echo \"exit=$?\"")
+        lines = try await rig.poll(timeout: .seconds(5)) { $0.contains("exit=0") }
+        #expect(lines.contains("exit=0"), "\(lines.joined(separator: "\n"))")
+
+        // A window of its own, closed under it: the terminal hangs up and the player ends.
+        let pid = try rig.openWindow("closing", running: [rig.interlude, "watch", "--no-mpris", rig.filmURL])
+        lines = try await rig.poll(window: "closing", timeout: .seconds(60)) { $0.contains { $0.hasPrefix("space play/pause") } }
+        #expect(lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
+        // The pane's process is the player itself, not a shell in front of it.
+        let commandLine = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+        #expect(commandLine.contains("interlude\0watch\0"), "the pane runs \(commandLine)")
+        try rig.tmux(["kill-window", "-t", "watch:closing"])
+        #expect(try await rig.hasEnded(pid, within: .seconds(10)), "interlude watch outlived its terminal")
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
 }

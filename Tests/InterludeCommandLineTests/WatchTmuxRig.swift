@@ -89,7 +89,7 @@ final class WatchTmuxRig {
 
     /// Whether `pid` is a live process (the server is not the test's child: once it ends it is
     /// init's zombie or gone).
-    private static func isRunning(_ pid: pid_t) -> Bool {
+    static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let end = stat.lastIndex(of: ")") else { return false }
         return !stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
@@ -145,6 +145,24 @@ final class WatchTmuxRig {
         socketPath = String(parts[1])
     }
 
+    /// Opens a window named `name` that runs `command` itself (no shell); the pid of its process.
+    func openWindow(_ name: String, running command: [String]) throws -> pid_t {
+        try tmux(["new-window", "-d", "-t", "watch", "-n", name, command.map(Self.quoted).joined(separator: " ")])
+        let pid = try tmux(["display-message", "-p", "-t", "watch:\(name)", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let value = Int32(pid) else { throw RigError(message: "tmux gave no pane pid: \(pid)") }
+        return value
+    }
+
+    /// Whether the process `pid` (a pane's, the tmux server's child) has ended within `timeout`.
+    func hasEnded(_ pid: pid_t, within timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while Self.isRunning(pid) {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+
     /// Types `text` into the pane as it is, then Enter.
     func type(_ text: String) throws {
         try tmux(["send-keys", "-t", "watch", "-l", text])
@@ -152,20 +170,20 @@ final class WatchTmuxRig {
     }
 
     /// Presses `keys` (tmux key names: `Space`, `Right`, `q`, `C-c`).
-    func press(_ keys: String...) throws {
-        try tmux(["send-keys", "-t", "watch"] + keys)
+    func press(_ keys: String..., window: String? = nil) throws {
+        try tmux(["send-keys", "-t", window.map { "watch:\($0)" } ?? "watch"] + keys)
     }
 
     /// The pane's text now, one string per row.
-    func screen() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-t", "watch"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    func screen(window: String? = nil) throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", window.map { "watch:\($0)" } ?? "watch"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// Captures the pane every 50 ms until `isDone` holds or `timeout` passes; the last capture.
-    func poll(timeout: Duration, until isDone: ([String]) -> Bool) async throws -> [String] {
+    func poll(window: String? = nil, timeout: Duration, until isDone: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let lines = try screen()
+            let lines = try screen(window: window)
             if isDone(lines) || ContinuousClock.now >= deadline { return lines }
             try await Task.sleep(for: .milliseconds(50))
         }
