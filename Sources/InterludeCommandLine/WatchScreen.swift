@@ -11,11 +11,15 @@ import PlayerInterface
 ///
 ///     [o=========|-----------------##########-----------------------o-------------------------]
 ///     0:12 / 1:10                                                                         -0:58
-///     Ad 1 of 2 · 0:07 left · cannot be skipped
-///     playing · live
-///     skip refused: "preroll" must play to its end
+///
+///     paused
+///     rate 1.25×
 ///
 ///     space play/pause · ←/→ seek 5 s · [ ] rate · s skip · i info · q quit
+///
+/// Inside a break, the line under the times says which ad of how many plays, how long the break
+/// has left and whether it may be skipped (`Ad 1 of 2 · 0:07 left · cannot be skipped`); a key
+/// refused there says why on the notice line.
 ///
 /// The bar is ``TransportBar``'s layout (`o` a point break at its mapped start, `#` a range
 /// break's span, `|` the playhead, `=` played, `-` ahead); times are ``TimeFormat``'s. With the
