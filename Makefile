@@ -9,10 +9,10 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build
 
-# The suites that run real processes in real time (servers, players, a private D-Bus with playerctl)
-# and those that time work against a larger input (…ScalingTests) run on their own after the rest,
-# so that parallel tests do not compete with them for the cores.
-SOLO_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|ScalingTests
+# The suites that run real processes in real time (servers, players, a private D-Bus with playerctl,
+# a tmux server) and those that time work against a larger input (…ScalingTests) run on their own
+# after the rest, so that parallel tests do not compete with them for the cores.
+SOLO_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|WatchCommandTmuxTests|ScalingTests
 test: bootstrap
 	$(SWIFT) test --skip '$(SOLO_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(SOLO_SUITES)'

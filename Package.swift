@@ -112,6 +112,13 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // ncursesw (wide characters), which the terminal player `interlude watch` paints with.
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
         .target(
             name: "MPRIS",
             dependencies: ["PlayerEngine", "HLSInterstitials", "MediaTime", "CSystemd"],
@@ -121,8 +128,8 @@ let package = Package(
             name: "InterludeCommandLine",
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
-                "HLSInterstitials", "PlayerEngine", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
-                "PlayerInterface",
+                "HLSInterstitials", "PlayerEngine", "PlayerInterface", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
+                "CNcursesw",
             ],
             swiftSettings: strictSettings
         ),
@@ -203,7 +210,10 @@ let package = Package(
         ),
         .testTarget(
             name: "InterludeCommandLineTests",
-            dependencies: ["InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "VirtualTime", "StreamOrigin", "TestSupport"],
+            dependencies: [
+                "InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "PlayerInterface", "VirtualTime", "StreamOrigin",
+                "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ]

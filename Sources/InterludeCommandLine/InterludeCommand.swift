@@ -17,6 +17,7 @@ public enum InterludeCommand {
         TimelineCommand.self,
         OriginCommand.self,
         PlayCommand.self,
+        WatchCommand.self,
         SimulateCommand.self,
         ServeCommand.self,
         SessionCommand.self,

@@ -33,11 +33,24 @@ public final class ChildProcess {
         case .merged: posix_spawn_file_actions_adddup2(&actions, descriptors[1], 2)
         case .file(let path): posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
+        // The test's threads (the cooperative pool's) block most signals, and a spawned process
+        // inherits the mask: the child starts as a shell would start it, with none blocked and
+        // the termination signals at their default action, so that SIGTERM and SIGHUP reach it
+        // (and whatever it forks, such as a tmux server).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        for number in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&signals, number) }
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + environment).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
         close(descriptors[1])
         guard result == 0 else {
             close(descriptors[0])

@@ -1,0 +1,267 @@
+import Foundation
+import HLSInterstitials
+import MediaTime
+import PlayerEngine
+import PlayerInterface
+
+/// What `interlude watch` shows, laid out for a terminal of `width` × `height` cells from one
+/// ``PlayerState``: no curses here, so the layout is tested as text.
+///
+///     The Long Take
+///
+///     [o=========|-----------------##########-----------------------o-------------------------]
+///     0:12 / 1:10                                                                         -0:58
+///
+///     paused
+///     rate 1.25×
+///
+///     space play/pause · ←/→ seek 5 s · [ ] rate · s skip · i info · q quit
+///
+/// Inside a break, the line under the times says which ad of how many plays, how long the break
+/// has left and whether it may be skipped (`Ad 1 of 2 · 0:07 left · cannot be skipped`); a key
+/// refused there says why on the notice line.
+///
+/// The bar is ``TransportBar``'s layout (`o` a point break at its mapped start, `#` a range
+/// break's span, `|` the playhead, `=` played, `-` ahead); times are ``TimeFormat``'s. With the
+/// info panel open, the variant, the position, what is buffered and the break schedule follow
+/// the notice line.
+package struct WatchScreen: Sendable {
+    /// How a line is painted.
+    package enum Style: Sendable, Hashable {
+        case title
+        case bar
+        case plain
+        /// The break line.
+        case emphasis
+        case notice
+        /// The key help and the info panel's headings.
+        case dim
+    }
+
+    /// A line of text, at most the screen's width in columns.
+    package struct Line: Sendable, Hashable {
+        package var text: String
+        package var style: Style
+    }
+
+    /// Which characters the text may use: a terminal whose locale is not UTF-8 gets ASCII.
+    package enum Charset: Sendable, Hashable {
+        case unicode
+        case ascii
+    }
+
+    /// What the player shows besides its state (read from the player's logs).
+    package struct Details: Sendable {
+        /// The variant loading now: its media playlist and declared bandwidth.
+        package var variant: (uri: String, bandwidth: Int)?
+        /// What of the primary item is buffered.
+        package var buffered: [MediaTimeRange]
+
+        package init(variant: (uri: String, bandwidth: Int)? = nil, buffered: [MediaTimeRange] = []) {
+            self.variant = variant
+            self.buffered = buffered
+        }
+    }
+
+    /// The lines, top to bottom: exactly the screen's height (blank lines included).
+    package let lines: [Line]
+    /// Where the bar is (its row and first column) and its cells, to colour them; `nil` before
+    /// the item's timeline is known.
+    package let bar: (row: Int, column: Int, cells: [TransportBar.Cell])?
+
+    /// The screen's text, one line per row with trailing blanks removed (for tests and logs).
+    package var text: String {
+        lines.map { String($0.text.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+    }
+
+    /// Lays out `state` for a `width` × `height` terminal.
+    ///
+    /// - Complexity: O(width + segments + breaks).
+    package init(state: PlayerState, title: String, isInfoShown: Bool, notice: WatchControlStateMachine.Notice?, details: Details = Details(),
+         width: Int, height: Int, charset: Charset = .unicode) {
+        let width = max(width, 1)
+        let height = max(height, 1)
+        let dot = charset == .unicode ? " · " : " - "
+        let transportBar = state.snapshot.map(TransportBar.init(snapshot:))
+
+        var top: [Line] = [Line(text: title, style: .title), Line(text: "", style: .plain)]
+        var barPlacement: (row: Int, column: Int, cells: [TransportBar.Cell])?
+        if let transportBar {
+            let cells = transportBar.cells(columns: max(width - 2, 1))
+            barPlacement = (top.count, 1, cells)
+            top.append(Line(text: "[" + String(cells.map(\.glyph)) + "]", style: .bar))
+            top.append(Line(text: Self.spread(Self.times(transportBar), Self.countdown(transportBar), width: width), style: .plain))
+        } else {
+            top.append(Line(text: "", style: .bar))
+            top.append(Line(text: "", style: .plain))
+        }
+        top.append(Line(text: Self.breakLine(state, transportBar, separator: dot), style: .emphasis))
+        top.append(Line(text: Self.statusLine(state, separator: dot), style: .plain))
+        top.append(Line(text: notice.map(Self.text(for:)) ?? "", style: .notice))
+        let info = isInfoShown ? [Line(text: "", style: .plain)] + Self.infoLines(state, details, charset: charset) : []
+        let help = Line(text: Self.help(charset, separator: dot), style: .dim)
+
+        // Tall enough: everything, the help on the last row. Short: the blank under the title
+        // goes first, then the info panel from its end, then the rows under the bar.
+        var rows = top
+        if rows.count + info.count + 1 > height, rows.count > 1 {
+            rows.remove(at: 1)
+            if let row = barPlacement?.row { barPlacement?.row = row - 1 }
+        }
+        rows += info.prefix(max(0, height - 1 - rows.count))
+        if height > 1 {
+            rows = Array(rows.prefix(height - 1))
+            rows += Array(repeating: Line(text: "", style: .plain), count: height - 1 - rows.count)
+            rows.append(help)
+        } else {
+            rows = Array(rows.prefix(1))
+        }
+        if let row = barPlacement?.row, row >= rows.count { barPlacement = nil }
+        lines = rows.map { Line(text: String($0.text.prefix(width)), style: $0.style) }
+        bar = barPlacement
+    }
+
+    // MARK: Pieces
+
+    /// `0:12 / 1:10`, elapsed on the integrated timeline over its length (`live` for a live
+    /// stream).
+    private static func times(_ bar: TransportBar) -> String {
+        TimeFormat.elapsed(bar.clampedPlayheadOffset) + " / " + (bar.isLive ? "live" : TimeFormat.elapsed(bar.knownDuration))
+    }
+
+    /// `-0:58`, what is left of the item (nothing for live).
+    private static func countdown(_ bar: TransportBar) -> String {
+        bar.isLive ? "" : TimeFormat.remaining(bar.knownDuration - bar.clampedPlayheadOffset)
+    }
+
+    /// `Ad 1 of 2 · 0:07 left · cannot be skipped`, or empty outside a break.
+    private static func breakLine(_ state: PlayerState, _ bar: TransportBar?, separator: String) -> String {
+        guard let current = bar?.currentBreak else { return "" }
+        var parts: [String] = []
+        let scheduled = state.snapshot?.schedule.scheduledBreak(id: current.eventID)
+        if let assets = scheduled?.assets, !assets.isEmpty, let asset = scheduled?.asset(at: current.offset) {
+            parts.append("Ad \(asset.index + 1) of \(assets.count)")
+        } else {
+            parts.append("Break \"\(current.eventID)\"")
+        }
+        if let remaining = current.remaining {
+            // The countdown rounds up, so it reads 0:01 until the very end; its minus sign is
+            // said in words here.
+            parts.append(String(TimeFormat.remaining(remaining).dropFirst()) + " left")
+        }
+        if current.isSkippable {
+            parts.append("s to skip")
+        } else if !current.allowsSeekingForward {
+            parts.append("cannot be skipped")
+        }
+        return parts.joined(separator: separator)
+    }
+
+    /// `playing`, `paused`, `waiting: buffering`, with the rate when it is not 1 and `live`.
+    private static func statusLine(_ state: PlayerState, separator: String) -> String {
+        if let error = state.error { return "failed: \(error.message)" }
+        if state.item == nil { return "no item" }
+        if state.hasPlayedToEnd { return "ended" }
+        var parts: [String] = []
+        let rate = state.rate == 1 || state.rate == 0 ? "" : " at \(rateText(state.rate))"
+        switch state.timeControlStatus {
+        case .playing:
+            parts.append("playing" + rate)
+        case .paused:
+            parts.append(state.itemStatus == .unknown ? "loading" : "paused")
+        case .waitingToPlayAtSpecifiedRate(let reason):
+            switch reason {
+            case .interstitialEvent: parts.append("playing" + rate)
+            case .toMinimizeStalls: parts.append("waiting: buffering")
+            case .evaluatingBufferingRate: parts.append(state.itemStatus == .unknown ? "loading" : "waiting: starting")
+            case .noItemToPlay: parts.append("waiting: no item")
+            case .waitingForCoordinatedPlayback: parts.append("waiting for the group")
+            }
+        }
+        if state.duration?.isIndefinite == true { parts.append("live") }
+        return parts.joined(separator: separator)
+    }
+
+    static func rateText(_ rate: Double) -> String {
+        (rate.rounded() == rate ? String(Int(rate)) : String(rate)) + "×"
+    }
+
+    /// A notice in words.
+    package static func text(for notice: WatchControlStateMachine.Notice) -> String {
+        switch notice {
+        case .refused(.restricted(let eventID)):
+            return "refused: \"\(eventID)\" cannot be skipped or sought through (X-RESTRICT=SKIP)"
+        case .refused(.notSkippable(let eventID)):
+            return "refused: \"\(eventID)\" cannot be skipped yet"
+        case .refused(.notInBreak):
+            return "nothing to skip: no break is playing"
+        case .refused(.noTimeline):
+            return "not loaded yet"
+        case .rate(let rate):
+            return "rate \(rateText(rate))"
+        case .seeking(let time):
+            return "seeking to \(TimeFormat.elapsed(time))"
+        case .playingBreakFirst(let eventID):
+            return "\"\(eventID)\" plays first (X-RESTRICT=JUMP)"
+        case .skipped(let eventID):
+            return "skipped \"\(eventID)\""
+        }
+    }
+
+    private static func help(_ charset: Charset, separator: String) -> String {
+        let arrows = charset == .unicode ? "←/→" : "left/right"
+        return ["space play/pause", "\(arrows) seek 5 s", "[ ] rate", "s skip", "i info", "q quit"].joined(separator: separator)
+    }
+
+    /// The info panel: the variant, the position, what is buffered, the break schedule.
+    private static func infoLines(_ state: PlayerState, _ details: Details, charset: Charset) -> [Line] {
+        var lines: [Line] = []
+        func row(_ label: String, _ value: String) {
+            lines.append(Line(text: label.padding(toLength: 10, withPad: " ", startingAt: 0) + value, style: .plain))
+        }
+        if let variant = details.variant {
+            row("variant", variant.bandwidth > 0 ? "\(variant.uri) (\(variant.bandwidth) bit/s)" : variant.uri)
+        } else {
+            row("variant", "-")
+        }
+        switch state.position {
+        case .primary(let time):
+            row("position", "primary \(TimeFormat.elapsed(time, fractionDigits: 1)), integrated \(TimeFormat.elapsed(state.integratedCurrentTime, fractionDigits: 1))")
+        case .interstitial(let eventID, let offset):
+            row("position", "break \"\(eventID)\" +\(TimeFormat.elapsed(offset, fractionDigits: 1)), primary \(TimeFormat.elapsed(state.currentTime, fractionDigits: 1))")
+        }
+        let dash = charset == .unicode ? "–" : "-"
+        let buffered = details.buffered.map { "\(TimeFormat.elapsed($0.start, fractionDigits: 1))\(dash)\(TimeFormat.elapsed($0.end, fractionDigits: 1))" }
+        row("buffered", buffered.isEmpty ? "nothing" : buffered.joined(separator: ", "))
+        let breaks = state.snapshot?.schedule.breaks ?? []
+        row("breaks", breaks.isEmpty ? "none" : "")
+        for scheduled in breaks {
+            let event = scheduled.event
+            var text = "  \(scheduled.id) at \(TimeFormat.elapsed(scheduled.start)), "
+            text += event.timelineOccupancy == .fill ? "range" : "point"
+            text += scheduled.duration.map { ", \(TimeFormat.elapsed($0, fractionDigits: 1)) long" } ?? ", length unknown"
+            if let assets = scheduled.assets { text += ", \(assets.count) \(assets.count == 1 ? "ad" : "ads")" }
+            var restrictions: [String] = []
+            if event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) { restrictions.append("SKIP") }
+            if event.restrictions.contains(.constrainsSeekingForwardInPrimaryContent) { restrictions.append("JUMP") }
+            if !restrictions.isEmpty { text += ", X-RESTRICT=" + restrictions.joined(separator: ",") }
+            if state.currentEvent?.identifier == scheduled.id { text += (charset == .unicode ? "  ◀ now" : "  < now") }
+            lines.append(Line(text: text, style: .plain))
+        }
+        return lines
+    }
+
+    /// `left` and `right` at the two ends of a line `width` wide (`right` dropped when they do not
+    /// fit).
+    private static func spread(_ left: String, _ right: String, width: Int) -> String {
+        guard !right.isEmpty, left.count + 1 + right.count <= width else { return left }
+        return left + String(repeating: " ", count: width - left.count - right.count) + right
+    }
+}
+
+extension TransportBar {
+    /// The playhead's distance from the bar's left end, clamped to the bar.
+    fileprivate var clampedPlayheadOffset: MediaTime {
+        MediaTimeRange(start: start, duration: knownDuration).clamp(playhead) - start
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// `interlude watch` as a user runs it: the built `interlude` binary serving a small origin on a
+/// port the kernel picks, and a private tmux server (`tmux -L <unique name>`, no configuration
+/// file) whose one pane, 100 × 30 cells, runs a shell the test types into (`send-keys`) and reads
+/// (`capture-pane`). The origin is killed by its pid and the tmux server by its name when the rig
+/// goes, so that a failed test leaves nothing running.
+final class WatchTmuxRig {
+    /// The origin's configuration: one 60 s VOD, "film", for viewer "viewer". A 15 s pre-roll
+    /// "preroll" of two ads (5 s and 10 s) that carries `X-RESTRICT="SKIP,JUMP"`; a 10 s range
+    /// break "mid" at 20 s; a 5 s point break "dot" at 44 s. The integrated timeline is 70 s long:
+    /// "mid" spans 20–30 s of it and "dot" sits at 54 s.
+    static let configuration = """
+        {
+          "content": { "media": "content", "codecs": "avc1.42C00C,mp4a.40.2", "resolution": "320x180", "frameRate": 25 },
+          "programDateTime": "2026-01-01T00:00:00.000Z",
+          "ads": [
+            { "id": "legal-warning", "media": "ads/ad-5s" },
+            { "id": "spot-10s", "media": "ads/ad-10s" }
+          ],
+          "viewers": [ { "id": "viewer", "region": "US", "pod": [] } ],
+          "streams": [
+            {
+              "id": "film", "kind": "vod", "mode": "interstitials", "durationSeconds": 60,
+              "breaks": [
+                { "id": "preroll", "positionSeconds": 0, "pod": ["legal-warning", "spot-10s"],
+                  "dateRange": { "CUE": ["PRE", "ONCE"], "X-RESUME-OFFSET": 0, "X-RESTRICT": ["SKIP", "JUMP"],
+                                 "X-TIMELINE-OCCUPIES": "POINT" } },
+                { "id": "mid", "positionSeconds": 20, "pod": ["spot-10s"],
+                  "dateRange": { "PLANNED-DURATION": 10, "X-RESUME-OFFSET": 0, "X-TIMELINE-OCCUPIES": "RANGE",
+                                 "X-TIMELINE-STYLE": "HIGHLIGHT" } },
+                { "id": "dot", "positionSeconds": 44, "pod": ["legal-warning"],
+                  "dateRange": { "PLANNED-DURATION": 5, "X-RESUME-OFFSET": 0, "X-TIMELINE-OCCUPIES": "POINT" } }
+              ]
+            }
+          ]
+        }
+        """
+
+    /// The pane's size.
+    static let columns = 100
+    static let rows = 30
+    /// The shell's prompt in the pane.
+    static let prompt = "watch-test$ "
+
+    let interlude: String
+    let directory: TemporaryDirectory
+    let socket: String
+    private(set) var originPort = 0
+    private let tmuxPath: String
+    private var origin: ChildProcess?
+    private var serverPID: pid_t?
+    private var socketPath: String?
+
+    init() throws {
+        interlude = try #require(ChildProcess.besideTestBinary("interlude"), "the interlude binary is built beside the test binary by swift build")
+        tmuxPath = try Self.tool("tmux")
+        directory = try TemporaryDirectory(prefix: "interlude-watch")
+        socket = "interlude-watch-\(getpid())-\(UUID().uuidString.prefix(8))"
+    }
+
+    deinit {
+        _ = stopTerminal()
+        if let origin { _ = origin.kill() }
+    }
+
+    /// Kills the tmux server by its name and waits for its process to end (killing it by its pid
+    /// after 5 s); whether it ended on `kill-server`. Idempotent.
+    @discardableResult
+    func stopTerminal() -> Bool {
+        guard let pid = serverPID else { return true }
+        serverPID = nil
+        _ = try? tmux(["kill-server"])
+        // The server leaves its socket behind.
+        defer { if let socketPath { unlink(socketPath) } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.isRunning(pid) {
+            guard ContinuousClock.now < deadline else {
+                kill(pid, SIGKILL)
+                return false
+            }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// Whether `pid` is a live process (the server is not the test's child: once it ends it is
+    /// init's zombie or gone).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    struct RigError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// The path of `name` on PATH (`scripts/bootstrap` installs tmux).
+    static func tool(_ name: String) throws -> String {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw RigError(message: "\(name) is not on PATH: run scripts/bootstrap, which installs it")
+    }
+
+    /// The URL of the film for the viewer.
+    var filmURL: String { "http://127.0.0.1:\(originPort)/vod/film/viewer/main.m3u8" }
+
+    /// Starts `interlude origin` with ``configuration`` on a free port.
+    func startOrigin() throws {
+        let path = directory.file("origin.json")
+        try Self.configuration.write(toFile: path, atomically: true, encoding: .utf8)
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/Media").path
+        let child = try ChildProcess(executable: interlude, arguments: ["origin", "--port", "0", "--media", media, "--config", path],
+                                     standardError: .file(directory.file("origin.log")))
+        origin = child
+        let marker = "Interlude origin on http://127.0.0.1:"
+        let banner = String(decoding: child.read(until: .now + .seconds(30)) { String(decoding: $0, as: UTF8.self).contains(marker) && $0.last == UInt8(ascii: "\n") }, as: UTF8.self)
+        guard let range = banner.range(of: marker), let port = Int(banner[range.upperBound...].prefix { $0.isNumber }) else {
+            let log = (try? String(contentsOfFile: directory.file("origin.log"), encoding: .utf8)) ?? ""
+            throw RigError(message: "the origin printed no URL: \(banner)\(log)")
+        }
+        originPort = port
+    }
+
+    /// Starts the private tmux server with one pane running a shell with ``prompt``.
+    func startTerminal() throws {
+        // new-session forks the server, which would keep a pipe given as its output open: the
+        // client's output goes to /dev/null.
+        let command = [tmuxPath, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "watch", "-x", "\(Self.columns)", "-y", "\(Self.rows)",
+                       "env LANG=C.UTF-8 PS1='\(Self.prompt)' /bin/sh"].map(Self.quoted).joined(separator: " ")
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec \(command) >/dev/null 2>&1"])
+        guard child.waitForExit(until: .now + .seconds(10)) == 0 else { throw RigError(message: "tmux new-session failed") }
+        let server = try tmux(["display-message", "-p", "-t", "watch", "#{pid} #{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = server.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let pid = Int32(parts[0]) else { throw RigError(message: "tmux gave no server pid and socket: \(server)") }
+        serverPID = pid
+        socketPath = String(parts[1])
+    }
+
+    /// Opens a window named `name` that runs `command` itself (no shell); the pid of its process.
+    func openWindow(_ name: String, running command: [String]) throws -> pid_t {
+        try tmux(["new-window", "-d", "-t", "watch", "-n", name, command.map(Self.quoted).joined(separator: " ")])
+        let pid = try tmux(["display-message", "-p", "-t", "watch:\(name)", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let value = Int32(pid) else { throw RigError(message: "tmux gave no pane pid: \(pid)") }
+        return value
+    }
+
+    /// Whether the process `pid` (a pane's, the tmux server's child) has ended within `timeout`.
+    func hasEnded(_ pid: pid_t, within timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while Self.isRunning(pid) {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+
+    /// Types `text` into the pane as it is, then Enter.
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", "watch", "-l", text])
+        try tmux(["send-keys", "-t", "watch", "Enter"])
+    }
+
+    /// Presses `keys` (tmux key names: `Space`, `Right`, `q`, `C-c`).
+    func press(_ keys: String..., window: String? = nil) throws {
+        try tmux(["send-keys", "-t", window.map { "watch:\($0)" } ?? "watch"] + keys)
+    }
+
+    /// The pane's text now, one string per row.
+    func screen(window: String? = nil) throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", window.map { "watch:\($0)" } ?? "watch"]).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Captures the pane every 50 ms until `isDone` holds or `timeout` passes; the last capture.
+    func poll(window: String? = nil, timeout: Duration, until isDone: ([String]) -> Bool) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let lines = try screen(window: window)
+            if isDone(lines) || ContinuousClock.now >= deadline { return lines }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Runs a tmux command on the private server; its output.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let child = try ChildProcess(executable: tmuxPath, arguments: ["-L", socket, "-f", "/dev/null"] + arguments, standardError: .merged)
+        let deadline = ContinuousClock.now + .seconds(10)
+        let output = String(decoding: child.read(until: deadline) { _ in false }, as: UTF8.self)
+        let status = child.waitForExit(until: deadline) ?? 128 + child.kill()
+        guard status == 0 else { throw RigError(message: "tmux \(arguments.joined(separator: " ")) exited with \(status): \(output)") }
+        return output
+    }
+
+    private static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
