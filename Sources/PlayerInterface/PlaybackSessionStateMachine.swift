@@ -105,7 +105,9 @@ public struct PlaybackSessionStateMachine: Sendable {
     public init() {}
 
     /// The generation of the live playback objects, if any.
-    public var generation: Int? {
+    public var generation: Int? { Self.generation(of: state) }
+
+    private static func generation(of state: State) -> Int? {
         switch state {
         case .idle: nil
         case .active(let session): session.generation
@@ -121,12 +123,15 @@ public struct PlaybackSessionStateMachine: Sendable {
 
     /// Handles one input.
     public mutating func handle(_ input: Input) -> [Action] {
+        // Every case reads a copy of `state` and writes `state` whole: matching the stored property
+        // while assigning it trips the 6.3 optimizer's ownership verifier in a release build.
+        let current = state
         switch input {
         case .load(let request):
-            let discard = generation.map { [Action.discardPlaybackObjects(generation: $0)] } ?? []
+            let discard = Self.generation(of: current).map { [Action.discardPlaybackObjects(generation: $0)] } ?? []
             return discard + start(request, at: request.startTime, rate: request.playsWhenReady ? 1 : 0)
         case .itemStatusChanged(let generation, let status):
-            guard case .active(var session) = state, session.generation == generation else { return [] }
+            guard case .active(var session) = current, session.generation == generation else { return [] }
             switch status {
             case .unknown:
                 return []
@@ -149,18 +154,18 @@ public struct PlaybackSessionStateMachine: Sendable {
         case .seekCompleted(let generation, let id, _):
             // Presented whether or not the seek finished: an interrupted start seek leaves the
             // item where it is, and holding the view back for ever would be worse.
-            guard case .active(var session) = state, session.generation == generation, session.phase == .seeking(id: id) else { return [] }
+            guard case .active(var session) = current, session.generation == generation, session.phase == .seeking(id: id) else { return [] }
             session.phase = .presented
             state = .active(session)
             return present(session)
         case .progress(let generation, let time, let rate):
-            guard case .active(var session) = state, session.generation == generation, session.phase == .presented else { return [] }
+            guard case .active(var session) = current, session.generation == generation, session.phase == .presented else { return [] }
             session.lastTime = time
             session.lastRate = rate
             state = .active(session)
             return []
         case .mediaServicesReset:
-            switch state {
+            switch current {
             case .idle:
                 return []
             case .failed(let generation, _):
