@@ -23,7 +23,9 @@
 # (environment): LOAD_CONNECTIONS (2000), LOAD_GROUP (10), LOAD_ROUNDS (70), LOAD_STAGGER (100ms:
 # a round's sends spread over this; 0 sends all at once), WRK_CONNECTIONS (50), WRK_DURATION (10s:
 # each run of wrk alone), FIXED_FRACTION (0.5: the fixed rate as a fraction of the origin's mean
-# throughput alone), FIXED_DURATION (10: seconds of each fixed-rate run), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
+# throughput alone), FIXED_DURATION (10: seconds of each fixed-rate run), GENERATOR_NICE (0: the
+# niceness of the load generators wsload and h2load, which on a small machine share the cores with
+# what they measure; wsload's latencies then count its own waits too), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress
 # goes to stderr, the table to stdout. Every process started here is stopped on exit, and the
 # namespaces are removed.
 set -euo pipefail
@@ -55,6 +57,8 @@ wrk_connections="${WRK_CONNECTIONS:-50}"
 wrk_duration="${WRK_DURATION:-10s}"
 fixed_fraction="${FIXED_FRACTION:-0.5}"
 fixed_duration="${FIXED_DURATION:-10}"
+generator_nice="${GENERATOR_NICE:-0}"
+[[ $generator_nice =~ ^[0-9]+$ ]] && ((generator_nice <= 19)) || { echo "run-group: GENERATOR_NICE must be 0 to 19" >&2; exit 64; }
 [[ $fixed_duration =~ ^[0-9]+$ ]] && ((fixed_duration >= 2 && fixed_duration <= 60)) || { echo "run-group: FIXED_DURATION must be 2 to 60 (seconds)" >&2; exit 64; }
 python3 -c 'import sys; f = float(sys.argv[1]); sys.exit(0 if 0 < f <= 1 else 1)' "$fixed_fraction" 2>/dev/null || { echo "run-group: FIXED_FRACTION must be a number in (0, 1]" >&2; exit 64; }
 prefix=gbench
@@ -320,7 +324,7 @@ EOF
         local per_connection=$(($2 / wrk_connections))
         ((per_connection >= 1)) || fail "a fixed rate of $2 req/s is less than one a second per connection"
         echo "$(now_ns) $(cpu_seconds "$load_origin_pid") $(cpu_seconds "$load_serve_pid") $((per_connection * wrk_connections))" >"$work/fixed-$1.before"
-        h2load --h1 -t1 -c"$wrk_connections" --rps="$per_connection" -D "$fixed_duration" --log-file "$work/fixed-$1.log" \
+        nice -n "$generator_nice" h2load --h1 -t1 -c"$wrk_connections" --rps="$per_connection" -D "$fixed_duration" --log-file "$work/fixed-$1.log" \
             "$segment_url" >"$work/fixed-$1.txt" 2>&1 &
         fixed_pid=$!
     }
@@ -383,7 +387,7 @@ print(per * int(sys.argv[2]))
             say "== pass 3: the participants again, with h2load at $fixed_rate req/s from when all have joined"
         fi
         serve_cpu_before="$(cpu_seconds "$load_serve_pid")"
-        start "wsload-$pass" /usr/bin/time -f "%e %U %S" -o "$work/wsload-$pass.time" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
+        start "wsload-$pass" /usr/bin/time -f "%e %U %S" -o "$work/wsload-$pass.time" nice -n "$generator_nice" "$tools/wsload" -url "ws://127.0.0.1:$serve_port/group" -n "$load_connections" -group "$load_group" \
             -group-values "$work/tokens.txt" -hello "$hello" -hello-expect '"type":"welcome"' -ping-every 1s \
             -send "$send" -expect '"round":"{g}-{r}"' -rounds "$load_rounds" -gap 200ms -stagger "$load_stagger" -settle 2s \
             -deadline 300s -format json
