@@ -194,6 +194,7 @@ public struct PlayerCoordinationBinding: Sendable {
     ///
     /// - Complexity: O(r) in the number of stitched-ad ranges.
     public func nextStitchedAdBoundary(player: PlaybackMachine, at localTime: Duration, handled: MediaTime?) -> StitchedAdBoundary? {
+        guard hasStitchedAds else { return nil }
         let mapping = coordinator.mapping
         guard itemIdentifier != nil, !mapping.stitchedAdRanges.isEmpty, case .primary(let time) = player.position(atHost: localTime),
             var boundary = mapping.stitchedAdBoundary(from: time)
@@ -205,6 +206,9 @@ public struct PlayerCoordinationBinding: Sendable {
         guard let reached = player.hostTime(whenPrimaryReaches: boundary) else { return nil }
         return StitchedAdBoundary(itemTime: boundary, localTime: max(reached, localTime))
     }
+
+    /// Whether the coordinated item has stitched ads (whose boundaries a driver must watch for).
+    public var hasStitchedAds: Bool { itemIdentifier != nil && !coordinator.mapping.stitchedAdRanges.isEmpty }
 
     /// The player crossed a stitched ad's start or end (see
     /// ``nextStitchedAdBoundary(player:at:handled:)``) and is at `position`: the ad's

@@ -367,7 +367,8 @@ public struct ParticipantDriver: Sendable {
             translate(binding.advance(toGroupDeadline: deadline.group, clock: clock, localTime: now), at: now, into: &outputs)
         }
         var hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
-        if let player, let boundary = item.stitchedAdBoundary, boundary.localTime <= now, !hasCommanded {
+        // The cheap conditions first: binding `player` copies the machine.
+        if let boundary = item.stitchedAdBoundary, boundary.localTime <= now, !hasCommanded, let player {
             // The player entered or left a stitched ad, which it reports no event for: its
             // suspension begins or ends now, as an interstitial's event makes it, not at the next
             // observation (up to an observation interval late: the others, held at the break's
@@ -380,7 +381,7 @@ public struct ParticipantDriver: Sendable {
                 hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
             }
         }
-        if let player, item.nextObservation <= now, !hasCommanded {
+        if item.nextObservation <= now, !hasCommanded, let player {
             let next = item.nextObservation + configuration.observationInterval
             item.nextObservation = next > now ? next : now + configuration.observationInterval
             let observed = binding.observe(
@@ -389,12 +390,16 @@ public struct ParticipantDriver: Sendable {
             translate(observed, at: now, into: &outputs)
             hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
         }
-        if let player, !hasCommanded {
+        if !hasCommanded, player != nil {
             // Read again after every input that may have changed how the player plays; a player
             // commanded now is read once the commands are carried out (their events follow). Once
             // it has moved off the boundary it got to, a seek back onto it counts again.
-            if let handled = item.handledBoundary, player.position(atHost: now) != .primary(handled) { item.handledBoundary = nil }
-            item.stitchedAdBoundary = binding.nextStitchedAdBoundary(player: player, at: now, handled: item.handledBoundary)
+            if binding.hasStitchedAds, let player {
+                if let handled = item.handledBoundary, player.position(atHost: now) != .primary(handled) { item.handledBoundary = nil }
+                item.stitchedAdBoundary = binding.nextStitchedAdBoundary(player: player, at: now, handled: item.handledBoundary)
+            } else {
+                item.stitchedAdBoundary = nil
+            }
         }
         item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
             Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
