@@ -55,12 +55,15 @@ public enum TransportStreamProbe {
         }
     }
 
-    /// Reads every elementary stream's time stamps.
+    /// Reads every elementary stream's time stamps; with `findingKeyframes`, also where the video's
+    /// keyframes are (``Stream/randomAccessPresentationTimes``, which is empty otherwise: finding
+    /// them looks into every video frame's first packet, which a player checking durations does
+    /// not need).
     ///
     /// - Throws: ``MediaProbeError`` when the data is not a transport stream or has no PES time
     ///   stamps.
     /// - Complexity: O(n) in the size of the segment.
-    public static func streams(in data: [UInt8]) throws(MediaProbeError) -> [Stream] {
+    public static func streams(in data: [UInt8], findingKeyframes: Bool = false) throws(MediaProbeError) -> [Stream] {
         let packetSize = 188
         guard data.count >= packetSize else { throw MediaProbeError(message: "too short for an MPEG-TS packet (\(data.count) bytes)") }
         guard let syncOffset = (0..<min(packetSize, data.count)).first(where: { isSynchronised(data, at: $0) }) else {
@@ -107,7 +110,7 @@ public enum TransportStreamProbe {
                 let stream = streamNumber[pid] - 1
                 if payloadStart, let pts = ProgramSpecificInformation.presentationTime(data, payload: payload, end: end) {
                     times[stream].append(pts)
-                    if ProgramSpecificInformation.isVideo(streamType: types[stream]),
+                    if findingKeyframes, ProgramSpecificInformation.isVideo(streamType: types[stream]),
                         isRandomAccess || startsRandomAccess(data, payload: payload, end: end, streamType: types[stream]) {
                         randomAccess[stream].append(pts)
                     }

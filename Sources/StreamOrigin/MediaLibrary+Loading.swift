@@ -50,7 +50,7 @@ extension MediaLibrary {
         let streams: [TransportStreamProbe.Stream]
         let duration: MediaTime
         do {
-            streams = try TransportStreamProbe.streams(in: bytes)
+            streams = try TransportStreamProbe.streams(in: bytes, findingKeyframes: true)
             duration = try TransportStreamProbe.duration(of: bytes)
         } catch {
             throw OriginConfigurationError(path: path, message: "cannot be measured: \(error)")

@@ -44,11 +44,14 @@ struct MediaProbeTests {
 
     @Test("the video's keyframes are found, one a second (the encoder's GOP of 25 frames); the audio has none")
     func keyframes() throws {
-        let streams = try TransportStreamProbe.streams(in: try fixture("content/seg-002.ts"))
+        let streams = try TransportStreamProbe.streams(in: try fixture("content/seg-002.ts"), findingKeyframes: true)
         let video = try #require(streams.first { $0.isVideo })
         let first = try #require(video.firstPresentationTime)
         #expect(video.randomAccessPresentationTimes == [0, 1, 2, 3].map { first + $0 * 90_000 })
         #expect(streams.filter(\.isAudio).allSatisfy { $0.randomAccessPresentationTimes.isEmpty })
+        let unasked = try TransportStreamProbe.streams(in: try fixture("content/seg-002.ts"))
+        #expect(unasked.allSatisfy { $0.randomAccessPresentationTimes.isEmpty }, "keyframes are looked for only when asked")
+        #expect(unasked.map(\.presentationTimes) == streams.map(\.presentationTimes))
     }
 
     @Test("a keyframe is found from its IDR NAL unit when the muxer does not flag it as a random access point")
@@ -59,7 +62,7 @@ struct MediaProbeTests {
             if (data[offset + 3] >> 4) & 0x3 >= 2, data[offset + 4] > 0 { data[offset + 5] &= ~0x40 }
             offset += 188
         }
-        let video = try #require(try TransportStreamProbe.streams(in: data).first { $0.isVideo })
+        let video = try #require(try TransportStreamProbe.streams(in: data, findingKeyframes: true).first { $0.isVideo })
         #expect(video.randomAccessPresentationTimes.count == 4)
     }
 

@@ -83,9 +83,9 @@ struct CutMediaTests {
         // audio trails its video in the multiplex, so no audio packet before the cut is past it).
         let whole = origin.get("/media/content/7.ts").body
         #expect(bytes.count < whole.count && Array(whole.prefix(bytes.count)) == bytes)
-        let streams = try TransportStreamProbe.streams(in: bytes)
+        let streams = try TransportStreamProbe.streams(in: bytes, findingKeyframes: true)
         let video = try #require(streams.first { $0.isVideo })
-        let wholeVideo = try #require(try TransportStreamProbe.streams(in: whole).first { $0.isVideo })
+        let wholeVideo = try #require(try TransportStreamProbe.streams(in: whole, findingKeyframes: true).first { $0.isVideo })
         let cutAt = try #require(wholeVideo.firstPresentationTime) + 2 * 90_000
         #expect(video.presentationTimes == wholeVideo.presentationTimes.filter { $0 < cutAt })
         #expect(video.randomAccessPresentationTimes == [cutAt - 2 * 90_000, cutAt - 90_000])
@@ -118,7 +118,7 @@ struct CutMediaTests {
         // The last segment starts where the one before it ends.
         let previous = playlist.segments[playlist.segments.count - 2]
         let before = try #require(try TransportStreamProbe.streams(in: origin.get(previous.uri).body).first { $0.isVideo })
-        let after = try #require(try TransportStreamProbe.streams(in: bytes).first { $0.isVideo })
+        let after = try #require(try TransportStreamProbe.streams(in: bytes, findingKeyframes: true).first { $0.isVideo })
         let previousEnd = try #require(before.presentationTimes.max()) + 3_600   // one 25 fps frame
         #expect(after.firstPresentationTime == previousEnd % (1 << 33))
     }
@@ -160,7 +160,7 @@ struct CutMediaTests {
         let audio = try #require(try TransportStreamProbe.streams(in: cut.bytes).first { $0.isAudio })
         let cutAt = first + 2 * 90_000
         #expect(!audio.presentationTimes.isEmpty && audio.presentationTimes.allSatisfy { $0 < cutAt })
-        let leading = try #require(try TransportStreamProbe.streams(in: bytes).first { $0.isAudio })
+        let leading = try #require(try TransportStreamProbe.streams(in: bytes, findingKeyframes: true).first { $0.isAudio })
         #expect(audio.presentationTimes == leading.presentationTimes.filter { $0 < cutAt }, "every audio PES before the cut is kept")
         #expect(chunk.cut(beforeKeyframe: 4) == nil && chunk.cut(beforeKeyframe: 0) == nil)
     }
