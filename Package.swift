@@ -121,7 +121,7 @@ let package = Package(
         ),
         .target(
             name: "MPRIS",
-            dependencies: ["PlayerEngine", "HLSInterstitials", "MediaTime", "CSystemd"],
+            dependencies: ["PlayerEngine", "PlayerInterface", "HLSInterstitials", "MediaTime", "CSystemd"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -205,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MPRISTests",
-            dependencies: ["MPRIS", "PlayerEngine", "HLSInterstitials", "HLSPlaylist", "MediaTime", "NetworkIO", "StreamOrigin", "TestSupport"],
+            dependencies: ["MPRIS", "PlayerEngine", "PlayerInterface", "HLSInterstitials", "HLSPlaylist", "MediaTime", "NetworkIO", "StreamOrigin", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

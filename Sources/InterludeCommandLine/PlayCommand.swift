@@ -4,6 +4,7 @@ import MediaTime
 import MPRIS
 import NetworkIO
 import PlayerEngine
+import PlayerInterface
 import VirtualTime
 
 /// `interlude play`: plays a stream headlessly with the engine's ``Player``, live or on virtual

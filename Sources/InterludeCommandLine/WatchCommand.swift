@@ -2,6 +2,7 @@ import Foundation
 import MPRIS
 import NetworkIO
 import PlayerEngine
+import PlayerInterface
 
 /// `interlude watch`: a terminal player in the spirit of mpv's, made of the player layer: the
 /// engine's ``Player`` on the host clock, a transport bar with the breaks on it, the break playing
@@ -67,7 +68,7 @@ enum WatchCommand: Subcommand {
         var service: MPRISService?
         if options.isMPRIS {
             do {
-                service = try MPRISService(player: player, info: MPRIS.NowPlayingInfo(title: title),
+                service = try MPRISService(player: player, info: NowPlayingInfo(title: title),
                                            handlers: MPRISService.Handlers(quit: session.interrupt))
             } catch {
                 io.writeError("warning: not published on the session bus (MPRIS): \(error); playing on\n")

@@ -2,6 +2,7 @@ import CSystemd
 import Foundation
 import Glibc
 import PlayerEngine
+import PlayerInterface
 import Synchronization
 
 /// The sd-bus side of ``MPRISService``: one connection and the model, confined to the thread

@@ -1,6 +1,7 @@
 import HLSInterstitials
 import MediaTime
 import PlayerEngine
+import PlayerInterface
 
 /// The MPRIS view of a ``Player`` (pure state machine; ``MPRISService`` is its shell on the bus):
 /// ``PlayerState`` values and the app's ``NowPlayingInfo`` go in, the properties of
@@ -192,7 +193,7 @@ public struct MPRISPlayerModel: Sendable {
         metadata.album = info.album
         metadata.artworkURL = info.artworkURL
         metadata.url = item.url
-        metadata.contentRating = info.contentRating
+        metadata.contentRating = info.contentRating?.label
         metadata.isLive = state.duration?.isIndefinite == true || state.snapshot?.duration.isIndefinite == true
         metadata.interstitialEventID = state.currentEvent?.identifier
         properties.metadata = metadata

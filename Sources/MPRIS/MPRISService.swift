@@ -1,4 +1,5 @@
 import PlayerEngine
+import PlayerInterface
 
 /// Publishes a ``Player`` on D-Bus as an MPRIS media player (`org.mpris.MediaPlayer2` and
 /// `org.mpris.MediaPlayer2.Player` at `/org/mpris/MediaPlayer2`): now-playing metadata for

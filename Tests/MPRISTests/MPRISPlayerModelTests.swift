@@ -2,6 +2,7 @@ import HLSInterstitials
 import MediaTime
 import MPRIS
 import PlayerEngine
+import PlayerInterface
 import Synchronization
 import Testing
 import VirtualTime
@@ -130,7 +131,7 @@ private final class ModelRig {
 struct MPRISPlayerModelTests {
     @Test("metadata carries the app's title, artist, artwork and rating, the item's URL, and the integrated timeline's length once the item loads")
     func metadataFollowsTheItem() {
-        let info = NowPlayingInfo(title: "Movie", artists: ["Alice"], album: "Films", artworkURL: "file:///art.png", contentRating: "PG-13")
+        let info = NowPlayingInfo(title: "Movie", artists: ["Alice"], album: "Films", artworkURL: "file:///art.png", contentRating: .mpaaPG13)
         let rig = ModelRig(extra: ModelRig.interstitial("mid", at: 8) + ModelRig.interstitial(
             "range", at: 20, "X-ASSET-URI=\"ads/a10.m3u8\",DURATION=10,X-RESUME-OFFSET=0,X-TIMELINE-OCCUPIES=\"RANGE\""), info: info,
             latency: .milliseconds(50))

@@ -4,6 +4,7 @@ import MediaTime
 import MPRIS
 import NetworkIO
 import PlayerEngine
+import PlayerInterface
 import StreamOrigin
 import Synchronization
 import Testing
@@ -48,7 +49,7 @@ struct MPRISServiceTests {
     @Test("playerctl finds the player, reads its metadata, plays, pauses, moves it, and sees Seeked for each move")
     func playerctlDrivesThePlayer() async throws {
         let nexts = Atomic(0)
-        let info = NowPlayingInfo(title: "Interlude Movie", artists: ["Alice"], artworkURL: "file:///tmp/poster.png", contentRating: "PG-13")
+        let info = NowPlayingInfo(title: "Interlude Movie", artists: ["Alice"], artworkURL: "file:///tmp/poster.png", contentRating: .mpaaPG13)
         try await Self.withPublishedPlayer("/vod/movie/alice/main.m3u8", info: info,
                                            handlers: .init(next: { nexts.add(1, ordering: .relaxed) })) { rig, player, service in
             #expect(service.busName == "org.mpris.MediaPlayer2.interlude")
