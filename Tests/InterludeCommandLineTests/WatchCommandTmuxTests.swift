@@ -40,10 +40,7 @@ struct WatchCommandTmuxTests {
     @Test("the bar draws the breaks where the timeline puts them, the pre-roll counts down and refuses s, space pauses and resumes, q gives the shell back with exit status 0")
     func watchAFilm() async throws {
         let rig = try WatchTmuxRig()
-        try rig.startOrigin()
-        try rig.startTerminal()
-        let prompt = WatchTmuxRig.prompt.trimmingCharacters(in: .whitespaces)
-        _ = try await rig.poll(timeout: .seconds(10)) { $0.contains { $0.hasPrefix(prompt) } }
+        try await rig.startAtPrompt()
         try rig.type("\(rig.interlude) watch --no-mpris --title 'Watch test' \(rig.filmURL)")
 
         // The pre-roll: the first ad and its countdown. A debug build on a busy machine may take a
@@ -101,7 +98,7 @@ struct WatchCommandTmuxTests {
         // q: the terminal is given back, the shell prompt shows, the exit status is 0.
         try rig.press("q")
         lines = try await rig.poll(timeout: .seconds(10)) { lines in
-            !lines.contains { $0.hasPrefix("space play/pause") } && lines.last(where: { !$0.isEmpty }) == prompt
+            !lines.contains { $0.hasPrefix("space play/pause") } && lines.last(where: { !$0.isEmpty }) == WatchTmuxRig.promptLine
         }
         #expect(!lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
         try rig.type("echo \"exit=$?\"")
@@ -113,10 +110,7 @@ struct WatchCommandTmuxTests {
     @Test("Ctrl-C gives the shell back with exit status 0, and closing the terminal ends the player")
     func interruptAndHangUp() async throws {
         let rig = try WatchTmuxRig()
-        try rig.startOrigin()
-        try rig.startTerminal()
-        let prompt = WatchTmuxRig.prompt.trimmingCharacters(in: .whitespaces)
-        _ = try await rig.poll(timeout: .seconds(10)) { $0.contains { $0.hasPrefix(prompt) } }
+        try await rig.startAtPrompt()
 
         // Ctrl-C in the shell's pane.
         try rig.type("\(rig.interlude) watch --no-mpris \(rig.filmURL)")
@@ -124,7 +118,7 @@ struct WatchCommandTmuxTests {
         #expect(lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
         try rig.press("C-c")
         lines = try await rig.poll(timeout: .seconds(10)) { lines in
-            !lines.contains { $0.hasPrefix("space play/pause") } && lines.last(where: { !$0.isEmpty }) == prompt
+            !lines.contains { $0.hasPrefix("space play/pause") } && lines.last(where: { !$0.isEmpty }) == WatchTmuxRig.promptLine
         }
         #expect(!lines.contains { $0.hasPrefix("space play/pause") }, "\(lines.joined(separator: "\n"))")
         try rig.type("echo \"exit=$?\"")

@@ -45,6 +45,8 @@ final class WatchTmuxRig {
     static let rows = 30
     /// The shell's prompt in the pane.
     static let prompt = "watch-test$ "
+    /// The prompt as a captured line shows it (trailing space dropped).
+    static let promptLine = prompt.trimmingCharacters(in: .whitespaces)
 
     let interlude: String
     let directory: TemporaryDirectory
@@ -180,6 +182,13 @@ final class WatchTmuxRig {
     }
 
     /// Captures the pane every 50 ms until `isDone` holds or `timeout` passes; the last capture.
+    /// Starts the origin and the terminal, and waits for the shell's prompt.
+    func startAtPrompt() async throws {
+        try startOrigin()
+        try startTerminal()
+        _ = try await poll(timeout: .seconds(10)) { $0.contains { $0.hasPrefix(Self.promptLine) } }
+    }
+
     func poll(window: String? = nil, timeout: Duration, until isDone: ([String]) -> Bool) async throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while true {
