@@ -128,6 +128,10 @@ final class WebSocketSession {
     var agreedSubprotocol: String?
     /// The extra handshake headers and offered subprotocols of a client connection.
     var clientRequest: WebSocketClientRequest?
+    /// `LoopDriver.tlsIndexGeneration` when this client attempt began, and how many attempts
+    /// before it were given up to lws's index race.
+    var tlsGeneration: UInt64 = 0
+    var tlsRetries = 0
 
     init(connection: WebSocketConnection, isClient: Bool) {
         self.connection = connection

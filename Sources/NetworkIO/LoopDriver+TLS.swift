@@ -1,5 +1,6 @@
 internal import CLibWebSockets
 import Glibc
+import Synchronization
 
 /// TLS on a loop's vhost: a server's certificate and key, a client's trusted certificates. The
 /// files are loaded once with OpenSSL before lws sees them, so that a bad one is reported as
@@ -8,6 +9,43 @@ extension LoopDriver {
     /// `LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT`: lws initialises OpenSSL and creates the vhost's
     /// TLS contexts (server, and client for outgoing `wss://`).
     static let optionTLSGlobalInit: UInt64 = 1 << 12
+
+    /// Counts the contexts that went through lws's TLS library set-up, twice each: odd while one is
+    /// being created. lws 4.1 takes a new OpenSSL ex-data index there for every context and keeps
+    /// it in one process-wide variable, where it later looks up the connection behind an `SSL`;
+    /// a client handshake begun before another context's creation and verified after it finds
+    /// nothing and fails its certificate check, whatever the certificate. A handshake that failed
+    /// while this number moved is therefore tried again (`retriesTLSHandshake`).
+    static let tlsIndexGeneration = Atomic<UInt64>(0)
+
+    /// One context at a time in the whole process, so that the window in which handshakes can be
+    /// disturbed is one creation long; a creation that sets up TLS moves `tlsIndexGeneration`.
+    static func createContext(_ info: inout lws_context_creation_info) -> OpaquePointer? {
+        contextCreation.lock()
+        defer { contextCreation.unlock() }
+        let initialisesTLS = info.options & optionTLSGlobalInit != 0
+        if initialisesTLS { tlsIndexGeneration.add(1, ordering: .sequentiallyConsistent) }
+        defer { if initialisesTLS { tlsIndexGeneration.add(1, ordering: .sequentiallyConsistent) } }
+        return lws_create_context(&info)
+    }
+
+    /// A plain lock (nothing is called out under it but lws's own creation, which calls back
+    /// into no code of ours that takes it).
+    private static let contextCreation = ContextCreationLock()
+
+    /// How often one connection's handshake is tried again after another context's creation
+    /// disturbed it; more than one creation in a handshake's time is rare outside tests.
+    static let tlsHandshakeRetries = 8
+
+    /// Whether a client connection's failure may be the index race above rather than what the
+    /// server presented: a TLS target, a creation begun or ended since the attempt started (or
+    /// under way when it started), and retries left.
+    func retriesTLSHandshake(_ session: WebSocketSession) -> Bool {
+        guard let request = session.clientRequest, request.target.isSecure,
+              session.tlsRetries < Self.tlsHandshakeRetries else { return false }
+        let now = Self.tlsIndexGeneration.load(ordering: .sequentiallyConsistent)
+        return now != session.tlsGeneration || now % 2 == 1
+    }
 
     /// Sets `info`'s TLS fields for this loop, after checking the files; `own` keeps the strings
     /// alive for the context's lifetime.
@@ -43,17 +81,24 @@ extension LoopDriver {
         return Int32(bitPattern: flags)
     }
 
+    /// Whether this client's settings accept a certificate that OpenSSL judged so.
+    private func accepts(verifyResult result: Int) -> Bool {
+        guard case .client(let tls) = loop.settings.role, tls.allowsSelfSignedCertificates else { return false }
+        return result == X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT || result == X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN
+    }
+
     /// Whether the server's connections are TLS (the gate, which reads plain HTTP, stays off).
     var isTLSServer: Bool { server?.configuration.tls != nil }
 
     /// Why the server's certificate was refused, when the TLS handshake of a failed client
     /// connection got as far as verifying it (lws reports only an OpenSSL error code).
-    static func certificateRefusal(of wsi: OpaquePointer) -> String? {
+    func certificateRefusal(of wsi: OpaquePointer) -> String? {
         guard let ssl = lws_get_ssl(wsi) else { return nil }
         let result = SSL_get_verify_result(ssl)
         // X509_V_ERR_UNSPECIFIED is what a handshake that never reached a verdict reports (a reset,
-        // a time-out): not a refusal of the certificate.
-        guard result != X509_V_OK, result != X509_V_ERR_UNSPECIFIED, let text = X509_verify_cert_error_string(result) else { return nil }
+        // a time-out): not a refusal of the certificate. Nor is a verdict this client accepts.
+        guard result != X509_V_OK, result != X509_V_ERR_UNSPECIFIED, !accepts(verifyResult: result),
+              let text = X509_verify_cert_error_string(result) else { return nil }
         return "the server's certificate was refused: \(String(cString: text))"
     }
 
@@ -106,4 +151,14 @@ extension LoopDriver {
         guard let library = ERR_lib_error_string(code) else { return String(cString: reason) }
         return "\(String(cString: reason)) (\(String(cString: library)))"
     }
+}
+
+/// pthread's mutex for `LoopDriver.createContext`, which must hold it across an `inout` call.
+final class ContextCreationLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -77,7 +77,7 @@ extension LoopDriver {
 
     // MARK: Client handshake
 
-    func openClientConnection(_ request: WebSocketClientRequest) {
+    func openClientConnection(_ request: WebSocketClientRequest, tlsRetries: Int = 0) {
         guard let context, !isDraining else {
             request.connection.loopDidClose(
                 WebSocketClose(code: .abnormalClosure, reason: "the client is shutting down", isLocal: true),
@@ -88,6 +88,8 @@ extension LoopDriver {
         let connection = LoopConnection(id: request.connection.id, wsi: nil)
         let session = WebSocketSession(connection: request.connection, isClient: true)
         session.clientRequest = request
+        session.tlsGeneration = Self.tlsIndexGeneration.load(ordering: .sequentiallyConsistent)
+        session.tlsRetries = tlsRetries
         connection.webSocket = session
         connections[connection.id] = connection
         webSocketSessions += 1
@@ -153,7 +155,15 @@ extension LoopDriver {
 
     func onClientConnectionError(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) {
         guard let connection = existingConnection(for: wsi), let session = connection.webSocket else { return }
-        let reason = Self.certificateRefusal(of: wsi)
+        if retriesTLSHandshake(session), let request = session.clientRequest {
+            // Forget this attempt without reporting it, then start another for the same request.
+            _ = detach(wsi)
+            connection.webSocket = nil
+            webSocketSessions -= 1
+            openClientConnection(request, tlsRetries: session.tlsRetries + 1)
+            return
+        }
+        let reason = certificateRefusal(of: wsi)
             ?? input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection failed"
         session.record(WebSocketClose(code: .abnormalClosure, reason: reason, isLocal: false), endsCleanly: false)
         release(wsi)

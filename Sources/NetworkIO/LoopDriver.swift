@@ -152,7 +152,8 @@ final class LoopDriver {
             info.port = CONTEXT_PORT_NO_LISTEN
         }
         if let error = configureTLS(&info, own: own) { return .failure(error) }
-        guard let context = lws_create_context(&info) else {
+        let created = Self.createContext(&info)
+        guard let context = created else {
             return .failure(.bindFailed(host: server?.configuration.host ?? "", port: server?.configuration.port ?? 0))
         }
         self.context = context
@@ -408,12 +409,7 @@ final class LoopDriver {
 
     /// The wsi is closing: forget it, fail or finish what it carried. Idempotent.
     func release(_ wsi: OpaquePointer) {
-        guard let connection = existingConnection(for: wsi) else { return }
-        stopGate(connection)
-        lws_set_opaque_user_data(wsi, nil)
-        connection.wsi = nil
-        connections[connection.id] = nil
-        server?.statistics.openConnections.subtract(1, ordering: .relaxed)
+        guard let connection = detach(wsi) else { return }
         if let exchange = connection.exchange {
             exchange.output?.body.closeFile()
             exchange.output = nil
@@ -422,6 +418,18 @@ final class LoopDriver {
         }
         if let session = connection.webSocket { finishSession(session, of: connection) }
         checkDrained()
+    }
+
+    /// Unties the wsi from its connection, which is forgotten; lws's later callbacks for the wsi
+    /// find nothing. Returns the connection, or nil when it was untied already.
+    func detach(_ wsi: OpaquePointer) -> LoopConnection? {
+        guard let connection = existingConnection(for: wsi) else { return nil }
+        stopGate(connection)
+        lws_set_opaque_user_data(wsi, nil)
+        connection.wsi = nil
+        connections[connection.id] = nil
+        server?.statistics.openConnections.subtract(1, ordering: .relaxed)
+        return connection
     }
 
     /// Reports how a WebSocket ended and stops counting it.

@@ -145,6 +145,38 @@ struct TLSServerTests {
         }
     }
 
+    @Test("wss:// handshakes succeed while other clients start in the same process (lws takes new OpenSSL indexes for each)")
+    func handshakesBesideNewContexts() async throws {
+        try await Self.withCertificate { directory in
+            try await withServer(Self.router(), configuration: HTTPServer.Configuration(tls: directory.tls)) { (server: HTTPServer, port: Int) async throws in
+                let url = "wss://127.0.0.1:\(port)/ws"
+                // Forty clients of both kinds at once: each one's first connect creates its lws
+                // context while the others' handshakes are under way.
+                let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for round in 0..<40 {
+                        group.addTask {
+                            let tls: WebSocketClient.TLS = round % 2 == 0
+                                ? .init(allowsSelfSignedCertificates: true)
+                                : .init(trustedCertificatesPath: directory.certificate)
+                            let client = WebSocketClient(tls: tls)
+                            do {
+                                let echoed = try await Self.echoes(client, url)
+                                await client.shutdown()
+                                return echoed
+                            } catch {
+                                await client.shutdown()
+                                throw error
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.allSatisfy { $0 })
+                #expect(try await eventually { server.openWebSocketCount == 0 })
+            }
+        }
+    }
+
     @Test("a missing, unparsable or mismatched certificate or key fails the start with a TLS error")
     func unusableFiles() async throws {
         try await Self.withCertificate { directory in
