@@ -119,8 +119,8 @@ struct InterstitialPlaybackTests {
     @Test("a live preload date range has the break's asset list loaded at its start, ahead of the fixed lead")
     func preloadRangeLoadsAssetListEarly() throws {
         // The timeline starts at stream 36 s and playback at 12 s (stream 48 s, host time 0). The
-        // break is at stream 100 s (timeline 64 s): the fixed 10 s lead would ask at timeline 54 s,
-        // host 42 s. The preload range starts at stream 70 s: timeline 34 s, host 22 s.
+        // break is at stream 100 s (timeline 64 s): the asset-list lead (15 s) would ask at timeline
+        // 49 s, host 37 s. The preload range starts at stream 70 s: timeline 34 s, host 22 s.
         let preload = #"#EXT-X-DATERANGE:ID="warm-up",CLASS="com.apple.hls.preload",START-DATE="2026-01-01T00:01:10.000Z",DURATION=10,X-URI="ads/live.json",X-TARGET-ID="live-ad",X-TARGET-CLASS="com.apple.hls.interstitial""# + "\n"
         let rig = S.play({ rig in
             LivePlaybackScenarioTests.serveLive(rig, LivePlaybackScenarioTests.LiveStream(events: [
@@ -134,5 +134,23 @@ struct InterstitialPlaybackTests {
             if case .assetListResponse("live-ad", _) = event.kind { return true } else { return false }
         })
         #expect(answered.hostTime > .seconds(22) && answered.hostTime < .seconds(23))
+    }
+
+    @Test("without a preload date range the same break's asset list is loaded at the fixed lead, 15 s before the break")
+    func fixedLeadWithoutPreloadRange() throws {
+        // As above, less the preload range: the break at timeline 64 s is asked for 15 s before
+        // (PlayerConfiguration.assetListLead), at timeline 49 s, host 37 s.
+        let rig = S.play({ rig in
+            LivePlaybackScenarioTests.serveLive(rig, LivePlaybackScenarioTests.LiveStream(events: [
+                (.zero, S.interstitial("live-ad", at: 100, "DURATION=10.0,X-ASSET-LIST=\"ads/live.json\"")),
+            ]))
+            S.serveAd(rig, "a10", seconds: 10)
+            rig.serve(origin + "ads/live.json", #"{"ASSETS":[{"URI":"a10.m3u8","DURATION":10}]}"#)
+        }, item: LivePlaybackScenarioTests.liveItem, limit: .seconds(50))
+        let answered = try #require(rig.events.first { event in
+            if case .assetListResponse("live-ad", _) = event.kind { return true } else { return false }
+        })
+        #expect(PlayerConfiguration().assetListLead == MediaTime(seconds: 15))
+        #expect(answered.hostTime > .seconds(37) && answered.hostTime < .seconds(38), "answered at \(answered.hostTime)")
     }
 }

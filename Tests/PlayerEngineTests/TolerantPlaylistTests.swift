@@ -30,6 +30,18 @@ struct TolerantPlaylistTests {
         #expect(warnings.first?.contains("main.m3u8 line") == true)
     }
 
+    @Test("a break with a stray space after a comma plays as written, with one warning on its line")
+    func straySpaceAfterCommaPlays() {
+        let rig = S.play { rig in
+            S.serveMain(rig, count: 10, extra: S.interstitial("range", at: 20, "DURATION=10.0, X-TIMELINE-OCCUPIES=\"RANGE\",X-ASSET-URI=\"ads/a10.m3u8\""))
+            S.serveAd(rig, "a10", seconds: 10)
+        }
+        #expect(S.breakStarts(rig).map(\.id) == ["range"], "the break is played")
+        #expect(rig.player.currentSnapshot?.duration == MediaTime(seconds: 40), "the attribute after the space is read: a range break")
+        let warnings = Self.warnings(rig).filter { $0.contains("main.m3u8 line") }
+        #expect(warnings.count == 1, "\(Self.warnings(rig))")
+    }
+
     @Test("a later tag with the same ID that conflicts on one attribute still adds its others to the break, with one warning")
     func conflictingLaterTagIsMerged() {
         let rig = S.play { rig in
