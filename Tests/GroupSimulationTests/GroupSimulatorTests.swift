@@ -27,6 +27,26 @@ struct GroupSimulatorTests {
         #expect(report.skew.steadyPercentiles.p99 < 80)
     }
 
+    @Test("steady-eight: over two hours the ad watchers skip 15 s or 30 s at each of 11 breaks, the premium viewers nothing, the early play is noted, and the skew stays within the scenario's goals")
+    func steadyEight() throws {
+        let report = try SimulationFixtures.run(scenario: "steady-eight")
+        #expect(report.participants.count == 8)
+        let expectedSkip = ["alice": 0.0, "bob": 165, "charlie": 330]
+        for participant in report.participants {
+            let viewer = String(participant.name.split(separator: "-").last ?? "")
+            let skip = try #require(expectedSkip[viewer], "\(participant.name)")
+            #expect(abs(participant.skipped - skip) < 1, "\(participant.name) skipped \(participant.skipped) s")
+            #expect(abs(participant.inBreaks.seconds - skip) < 1, "\(participant.name) in breaks \(participant.inBreaks)")
+            #expect(participant.rewound < 0.5, "\(participant.name)")
+            #expect(participant.corrections <= 12, "at most one correction per 10 minutes: \(participant.name) \(participant.corrections)")
+            let first = try #require(report.participants[0].finalPosition), final = try #require(participant.finalPosition)
+            #expect(abs(final - first) < 0.05, "everyone ends in the same place: \(participant.name) at \(final) s")
+        }
+        #expect(report.notes.contains { $0.participant == "p1-alice" && $0.text.contains("before the session was ready") })
+        #expect(report.skew.steadyPercentiles.p95 <= 40)
+        #expect(report.skew.steadyPercentiles.p99 <= 80)
+    }
+
     @Test("S1.11 VOD with the waiting policy: Alice waits 30 s at each of two breaks, Bob 15 s, Charlie not at all; nobody misses content")
     func vodGroupWaits() throws {
         let report = try SimulationFixtures.run(scenario: "vod-group-waits")
