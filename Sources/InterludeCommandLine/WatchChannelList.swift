@@ -60,6 +60,14 @@ package struct WatchChannelList: Sendable, Hashable {
         package var excerpt: String?
         package var reason: Reason
 
+        package init(path: String, line: Int? = nil, column: Int? = nil, excerpt: String? = nil, reason: Reason) {
+            self.path = path
+            self.line = line
+            self.column = column
+            self.excerpt = excerpt
+            self.reason = reason
+        }
+
         /// What is wrong, in words.
         package var message: String {
             switch reason {
@@ -113,8 +121,8 @@ package struct WatchChannelList: Sendable, Hashable {
         guard bytes.count <= Self.maximumBytes else { throw ParseError(path: path, reason: .tooLarge) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw ParseError(path: path, reason: .notUTF8) }
         var entries: [Entry] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // CR LF is one Character: a line ends at either.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let number = index + 1
             func failure(_ reason: ParseError.Reason, column: Int) -> ParseError {
                 ParseError(path: path, line: number, column: column, excerpt: String(line), reason: reason)
