@@ -10,7 +10,7 @@ import PlayerInterface
 enum WatchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "watch",
-        abstract: "Watch a stream in the terminal: a transport bar with its breaks, keys, and now playing over MPRIS.",
+        abstract: "Watch a stream or a list of live channels in the terminal: a transport bar with its breaks, keys, parental controls, and now playing over MPRIS.",
         discussion: """
             Plays an HLS stream with Interlude's player, in real time, and shows it full screen in the terminal:
             the title; the transport bar over the integrated timeline (the timeline with the breaks in it), with
@@ -24,6 +24,8 @@ enum WatchCommand: Subcommand {
               left / right   seek 5 seconds back or forward on the integrated timeline
               [ and ]        play slower or faster (0.25× to 4×)
               s              skip the break, when it may be skipped
+              n and p        the next or previous channel (with --channels; the list wraps)
+              u              enter the passcode for the item parental controls refused last
               i              show or hide the info panel: the variant, the position, what is buffered, the breaks
               q              quit
 
@@ -31,21 +33,49 @@ enum WatchCommand: Subcommand {
             and no change of rate (the key is refused with a message); a seek past a break with X-RESTRICT="JUMP"
             plays that break first.
 
+            Channels: --channels FILE plays a list of live channels instead of one URL, starting with the first.
+            The file is UTF-8 text, one channel a line: its title, a tab, its URL (http://, https:// or file://),
+            and optionally a tab and its rating; blank lines and lines starting with '#' are skipped. It may hold
+            up to 1,000 channels in up to 1 MiB; a malformed file is refused with its path, line, column and what
+            is wrong (exit status 2). While a channel loads, 'Loading channel 2 of 3: Sports' replaces the player;
+            once the channel plays, its title is shown and published. A channel that cannot be loaded, or that
+            does not load within 15 seconds, leaves the channel that played playing, with a notice. Pressing n or
+            p while a channel loads steps on from it. MPRIS Next and Previous (playerctl next) switch too.
+
+            Parental controls: --max-rating LABEL is the limit, and an item rated above it (--rating for the
+            URL, the third column for a channel) is not shown at once. With --passcode-file FILE a passcode
+            prompt asks first (the typed characters are shown as '*'; Enter checks, Esc cancels; three attempts):
+            the right passcode plays it. With --forbid it is refused without a prompt. A refused URL ends watch
+            with exit status 3; a refused channel leaves the channel that played playing, with a notice, and
+            is not asked about again until you press u. A rating is an MPAA label (G, PG, PG-13, R, NC-17) or
+            system|label|rank| (us-tv|TV-MA|600|, compared by rank). The passcode file holds the passcode's salted
+            hash (PBKDF2-HMAC-SHA256), never the passcode: make it with 'interlude watch --make-passcode-hash',
+            which reads the passcode from standard input (without echoing it on a terminal).
+
             Now playing: the player is published on the D-Bus session bus (DBUS_SESSION_BUS_ADDRESS) as the MPRIS
             media player org.mpris.MediaPlayer2.interlude, for media keys, desktop widgets and playerctl, titled
-            --title; when no bus can be reached it says so and plays on. --no-mpris leaves the bus alone.
+            --title or the channel's title; when no bus can be reached it says so and plays on. --no-mpris leaves
+            the bus alone.
 
             The terminal is given back as it was when you press q, on Ctrl-C, SIGTERM or SIGHUP, when the terminal
             is closed, or when the item ends. Standard input and output must be a terminal; 'interlude play' plays
             without one.
 
-            Exit status: 0 when you quit, the item ends or a signal stops it; 1 when playback fails (with the error
-            on standard error) or there is no terminal; 2 when there is nothing playable at the location; 64 for bad
-            usage.
+            Exit status: 0 when you quit, the item ends or a signal stops it; 1 when playback of the URL fails
+            (with the error on standard error) or there is no terminal; 2 when there is nothing playable at the
+            location, or the channel file or passcode file is malformed; 3 when parental controls refuse the URL;
+            64 for bad usage.
             """,
-        arguments: [.init(name: "url-or-file", help: "The stream: an http:// or https:// URL, a file:// URL, or a playlist file path.")],
+        arguments: [.init(name: "url-or-file", help: "The stream: an http:// or https:// URL, a file:// URL, or a playlist file path (or --channels).",
+                          isOptional: true)],
         options: [
             .init(long: "title", short: nil, valueName: "TITLE", help: "The title shown and published (default: the URL)."),
+            .init(long: "channels", short: nil, valueName: "FILE", help: "Play the live channels listed in FILE (title<TAB>URL[<TAB>rating] a line) instead of a URL."),
+            .init(long: "rating", short: nil, valueName: "LABEL", help: "The URL's content rating (PG-13, R, … or system|label|rank|)."),
+            .init(long: "max-rating", short: nil, valueName: "LABEL", help: "The highest rating shown without --passcode-file's passcode (with --forbid: at all)."),
+            .init(long: "passcode-file", short: nil, valueName: "FILE", help: "The file holding the passcode's hash, from --make-passcode-hash."),
+            .init(long: "forbid", short: nil, valueName: nil, help: "Refuse what is rated above --max-rating, without a prompt."),
+            .init(long: "make-passcode-hash", short: nil, valueName: nil, help: "Read a passcode from standard input, write its salted hash for --passcode-file, and exit."),
             .init(long: "no-mpris", short: nil, valueName: nil, help: "Do not publish the player on the session bus."),
         ],
         examples: [
@@ -53,29 +83,38 @@ enum WatchCommand: Subcommand {
             "interlude watch http://127.0.0.1:8080/vod/movie/charlie/main.m3u8     # charlie's VOD: two ads at each break",
             "interlude watch --title 'Channel' http://127.0.0.1:8080/live/channel/bob/main.m3u8",
             "interlude watch --no-mpris ./stream/main.m3u8",
+            "printf 'Bob\\thttp://127.0.0.1:8080/live/channel/bob/main.m3u8\\nCharlie\\thttp://127.0.0.1:8080/live/channel/charlie/main.m3u8\\tR\\n' > channels.tsv",
+            "interlude watch --make-passcode-hash > passcode.hash                  # type the passcode, then Enter",
+            "interlude watch --channels channels.tsv --max-rating PG-13 --passcode-file passcode.hash   # n and p switch; Charlie asks",
+            "interlude watch --rating R --max-rating PG-13 --forbid http://127.0.0.1:8080/vod/movie/charlie/main.m3u8   # refused: exit 3",
         ]
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         let options = try Options(arguments)
-        let url = try PlayCommand.resolve(options.location)
+        if options.isMakingPasscodeHash { return try makePasscodeHash(io: io) }
+        let channels = try options.makeChannels()
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandFailure(message: "interlude watch draws on a terminal, and standard input or output is not one; 'interlude play' plays without one")
         }
-        let title = options.title ?? options.location
         let player = Player(clock: ContinuousClock(), loader: HTTPResourceLoader())
-        let session = try WatchSession(player: player, title: title)
+        let session = try WatchSession(player: player, channels: channels)
         var service: MPRISService?
         if options.isMPRIS {
             do {
-                service = try MPRISService(player: player, info: NowPlayingInfo(title: title),
-                                           handlers: MPRISService.Handlers(quit: session.interrupt))
+                let first = channels.entries[0]
+                let handlers = channels.isChannelList
+                    ? MPRISService.Handlers(next: { session.requestChannel(.nextChannel) }, previous: { session.requestChannel(.previousChannel) },
+                                            quit: session.interrupt)
+                    : MPRISService.Handlers(quit: session.interrupt)
+                let published = try MPRISService(player: player, info: NowPlayingInfo(title: first.channel.title, contentRating: first.rating),
+                                                 handlers: handlers)
+                session.publishNowPlaying(to: published.setInfo)
+                service = published
             } catch {
                 io.writeError("warning: not published on the session bus (MPRIS): \(error); playing on\n")
             }
         }
-        player.replaceCurrentItem(with: PlayerItem(url: url))
-        player.play()
 
         // The bus's failure, if it failed while the terminal was taken: said once it is given back.
         let (outcome, busFailure) = await withInterruption(session.interrupt, signals: [SIGINT, SIGTERM, SIGHUP]) {
@@ -108,26 +147,147 @@ enum WatchCommand: Subcommand {
         let ending = try outcome.get()
         switch ending {
         case .failed(let error):
+            let url = channels.entries[0].channel.url
             let reason = error.url == nil || error.url == url ? error.message : error.description
-            io.writeError("error: cannot play " + TerminalText.escaped("\(options.location): \(reason)", keepingNewlines: true) + "\n")
+            io.writeError("error: cannot play " + TerminalText.escaped("\(options.location ?? url): \(reason)", keepingNewlines: true) + "\n")
             return 1
+        case .denied(let denial):
+            let entry = channels.entries[0]
+            io.writeError("error: " + TerminalText.escaped(deniedMessage(entry, limit: channels.restrictions.maximumRating, denial)) + "\n")
+            return deniedExitStatus
         case .quit, .interrupted, .terminalClosed, .playedToEnd:
             return 0
         }
     }
 
+    /// The exit status when parental controls refuse the one URL.
+    static let deniedExitStatus: Int32 = 3
+
+    /// Why the one URL was refused, in words.
+    static func deniedMessage(_ entry: WatchChannelList.Entry, limit: ContentRating?, _ denial: ParentalControlStateMachine.Denial) -> String {
+        let rated = (entry.rating.map { "rated \($0.label)" } ?? "unrated") + (limit.map { ", above the limit \($0.label)" } ?? "")
+        let why = switch denial {
+        case .forbiddenByProfile: "this profile forbids it (--forbid)"
+        case .passcodeCancelled: "the passcode prompt was cancelled"
+        case .tooManyAttempts: "too many wrong passcodes"
+        case .previouslyDenied, .superseded: "it was refused"
+        }
+        return "not allowed: \(entry.channel.title) is \(rated), and \(why)"
+    }
+
+    /// `--make-passcode-hash`: reads a passcode (one line of standard input, not echoed on a
+    /// terminal) and writes its salted hash, for `--passcode-file`.
+    static func makePasscodeHash(io: CommandIO) throws -> Int32 {
+        let isTerminal = isatty(STDIN_FILENO) == 1
+        var saved = termios()
+        if isTerminal {
+            io.writeError("passcode: ")
+            tcgetattr(STDIN_FILENO, &saved)
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if isTerminal {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            io.writeError("\n")
+        }
+        guard let passcode = line, !passcode.isEmpty else {
+            throw CommandFailure(message: "no passcode: give it as one line on standard input", exitCode: 64)
+        }
+        guard passcode.count <= WatchChannelsStateMachine.maximumPasscodeLength else {
+            throw CommandFailure(message: "the passcode is longer than \(WatchChannelsStateMachine.maximumPasscodeLength) characters", exitCode: 64)
+        }
+        io.write(PasscodeHash(passcode: passcode).encoded + "\n")
+        return 0
+    }
+
     /// The options, checked.
     struct Options {
-        var location: String
+        var location: String?
+        var channelsPath: String?
         var title: String?
         var isMPRIS: Bool
+        var rating: ContentRating?
+        var maximumRating: ContentRating?
+        var passcodePath: String?
+        var isForbidding: Bool
+        var isMakingPasscodeHash: Bool
 
         init(_ arguments: ParsedArguments) throws {
-            location = arguments.positionals[0]
+            location = arguments.positionals.first
+            channelsPath = arguments.value("channels")
             title = arguments.value("title")
             isMPRIS = !arguments.flag("no-mpris")
-            if let title, title.isEmpty {
-                throw UsageError(message: "--title must not be empty", command: spec)
-            }        }
+            passcodePath = arguments.value("passcode-file")
+            isForbidding = arguments.flag("forbid")
+            isMakingPasscodeHash = arguments.flag("make-passcode-hash")
+            func usage(_ message: String) -> UsageError { UsageError(message: message, command: spec) }
+            func readRating(_ option: String) throws -> ContentRating? {
+                guard let label = arguments.value(option) else { return nil }
+                guard let rating = ContentRating(label: label) else {
+                    throw usage("--\(option) '\(label)' is not a rating: give an MPAA label (G, PG, PG-13, R, NC-17) or system|label|rank|")
+                }
+                return rating
+            }
+            rating = try readRating("rating")
+            maximumRating = try readRating("max-rating")
+            if isMakingPasscodeHash {
+                guard location == nil, channelsPath == nil else { throw usage("--make-passcode-hash takes no URL and no --channels") }
+                return
+            }
+            if let title, title.isEmpty { throw usage("--title must not be empty") }
+            switch (location, channelsPath) {
+            case (nil, nil): throw usage("missing argument <url-or-file>, or --channels FILE")
+            case (.some, .some): throw usage("give a URL or --channels FILE, not both")
+            case (nil, .some):
+                if title != nil { throw usage("--title names the one URL; a channel file names its channels") }
+                if rating != nil { throw usage("--rating rates the one URL; a channel file rates its channels") }
+            case (.some, nil): break
+            }
+            if isForbidding, passcodePath != nil { throw usage("--forbid and --passcode-file exclude each other: forbid, or ask for the passcode") }
+            if maximumRating != nil, !isForbidding, passcodePath == nil {
+                throw usage("--max-rating needs --passcode-file FILE (a passcode lifts the limit) or --forbid (nothing does)")
+            }
+            if maximumRating == nil, isForbidding || passcodePath != nil {
+                throw usage("--\(isForbidding ? "forbid" : "passcode-file") needs --max-rating LABEL, the limit")
+            }
+        }
+
+        /// What to play and under which restrictions: the channel file read and checked, the
+        /// passcode hash read.
+        func makeChannels() throws -> WatchChannelsStateMachine {
+            var override = ParentalRestrictions.Override.forbidden
+            if let passcodePath { override = .passcode(try Self.readPasscodeHash(passcodePath)) }
+            let restrictions = ParentalRestrictions(maximumRating: maximumRating, override: override)
+            if let channelsPath {
+                do {
+                    let list = try WatchChannelList.read(path: channelsPath)
+                    return WatchChannelsStateMachine(entries: list.entries, isChannelList: true, restrictions: restrictions)
+                } catch let error as WatchChannelList.ParseError {
+                    throw CommandFailure(message: TerminalText.escaped(error.description, keepingNewlines: true), exitCode: 2)
+                }
+            }
+            let location = location ?? ""
+            let url = try PlayCommand.resolve(location)
+            let entry = WatchChannelList.Entry(channel: Channel(id: "1", title: title ?? location, url: url), rating: rating)
+            return WatchChannelsStateMachine(entries: [entry], isChannelList: false, restrictions: restrictions)
+        }
+
+        /// The stored form `PasscodeHash` writes (`interlude watch --make-passcode-hash`), on the
+        /// file's first line.
+        static func readPasscodeHash(_ path: String) throws -> PasscodeHash {
+            guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 1024) else {
+                throw CommandFailure(message: "cannot read the passcode file \(path)", exitCode: 1)
+            }
+            try? file.close()
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            do {
+                return try PasscodeHash(encoded: text)
+            } catch {
+                throw CommandFailure(message: "\(path): not a passcode hash (\(error)); make one with 'interlude watch --make-passcode-hash > \(path)'",
+                                     exitCode: 2)
+            }
+        }
     }
 }

@@ -63,6 +63,30 @@ package struct WatchScreen: Sendable {
         }
     }
 
+    /// What the channels and parental controls add (``WatchChannelsStateMachine``).
+    package struct Channels: Sendable, Hashable {
+        /// What covers the player: the loading screen or the passcode prompt.
+        package var overlay: Overlay?
+        /// Their notice; it shows instead of the controls' one.
+        package var notice: WatchChannelsStateMachine.Notice?
+        /// Whether `n` and `p` switch channels (the help says so).
+        package var isChannelList: Bool
+
+        package init(overlay: Overlay? = nil, notice: WatchChannelsStateMachine.Notice? = nil, isChannelList: Bool) {
+            self.overlay = overlay
+            self.notice = notice
+            self.isChannelList = isChannelList
+        }
+    }
+
+    /// A screen that replaces the player's.
+    package enum Overlay: Sendable, Hashable {
+        /// A channel loading: `Loading channel 2 of 3: Sports`.
+        case loading(ChannelSwitchStateMachine.LoadingScreen)
+        /// The passcode prompt, the typed characters masked.
+        case passcode(WatchChannelsStateMachine.PasscodePrompt)
+    }
+
     /// The lines, top to bottom: exactly the screen's height (blank lines included).
     package let lines: [Line]
     /// Where the bar is (its row and first column) and its cells, to colour them; `nil` before
@@ -78,10 +102,25 @@ package struct WatchScreen: Sendable {
     ///
     /// - Complexity: O(width + segments + breaks).
     package init(state: PlayerState, title: String, isInfoShown: Bool, notice: WatchControlStateMachine.Notice?, details: Details = Details(),
-         width: Int, height: Int, charset: Charset = .unicode) {
+         width: Int, height: Int, charset: Charset = .unicode, channels: Channels? = nil) {
         let width = max(width, 1)
         let height = max(height, 1)
         let dot = charset == .unicode ? " · " : " - "
+        let noticeText = channels?.notice.map { Self.text(for: $0, separator: dot) } ?? notice.map(Self.text(for:))
+        if let overlay = channels?.overlay {
+            var rows = Self.overlayLines(overlay, separator: dot) + [Line(text: noticeText ?? "", style: .notice)]
+            let help = Line(text: Self.overlayHelp(overlay, separator: dot), style: .dim)
+            if height > 1 {
+                rows = Array(rows.prefix(height - 1))
+                rows += Array(repeating: Line(text: "", style: .plain), count: height - 1 - rows.count)
+                rows.append(help)
+            } else {
+                rows = Array(rows.prefix(1))
+            }
+            lines = rows.map { Line(text: String($0.text.prefix(width)), style: $0.style) }
+            bar = nil
+            return
+        }
         let transportBar = state.snapshot.map(TransportBar.init(snapshot:))
 
         var top: [Line] = [Line(text: title, style: .title), Line(text: "", style: .plain)]
@@ -97,9 +136,9 @@ package struct WatchScreen: Sendable {
         }
         top.append(Line(text: Self.breakLine(state, transportBar, separator: dot), style: .emphasis))
         top.append(Line(text: Self.statusLine(state, separator: dot), style: .plain))
-        top.append(Line(text: notice.map(Self.text(for:)) ?? "", style: .notice))
+        top.append(Line(text: noticeText ?? "", style: .notice))
         let info = isInfoShown ? [Line(text: "", style: .plain)] + Self.infoLines(state, details, charset: charset) : []
-        let help = Line(text: Self.help(charset, separator: dot), style: .dim)
+        let help = Line(text: Self.help(charset, separator: dot, hasChannels: channels?.isChannelList == true), style: .dim)
 
         // Tall enough: everything, the help on the last row. Short: the blank under the title
         // goes first, then the info panel from its end, then the rows under the bar.
@@ -208,9 +247,68 @@ package struct WatchScreen: Sendable {
         }
     }
 
-    private static func help(_ charset: Charset, separator: String) -> String {
+    /// The loading screen's or the prompt's lines, above the notice.
+    private static func overlayLines(_ overlay: Overlay, separator: String) -> [Line] {
+        switch overlay {
+        case .loading(let screen):
+            return [
+                Line(text: "Loading channel \(screen.number) of \(screen.count): \(screen.channel.title)", style: .title),
+                Line(text: "", style: .plain),
+                Line(text: screen.channel.url, style: .dim),
+            ]
+        case .passcode(let prompt):
+            let rating = prompt.rating.map { "Rated \($0.label)" } ?? "Unrated"
+            let limit = prompt.limit.map { ", above the limit \($0.label)" } ?? ""
+            let attempts = "\(prompt.attemptsLeft) \(prompt.attemptsLeft == 1 ? "attempt" : "attempts") left"
+            return [
+                Line(text: prompt.title, style: .title),
+                Line(text: "", style: .plain),
+                Line(text: "\(rating)\(limit): enter the passcode to watch it.", style: .plain),
+                Line(text: "Passcode: " + String(repeating: "*", count: prompt.typedCount), style: .emphasis),
+                prompt.isLastAttemptWrong ? Line(text: "Wrong passcode\(separator)\(attempts)", style: .notice) : Line(text: attempts, style: .plain),
+            ]
+        }
+    }
+
+    private static func overlayHelp(_ overlay: Overlay, separator: String) -> String {
+        switch overlay {
+        case .loading: ["n/p channel", "q quit"].joined(separator: separator)
+        case .passcode: ["Enter check", "Esc cancel", "Backspace erase"].joined(separator: separator)
+        }
+    }
+
+    /// A notice of the channels' or parental controls' in words.
+    package static func text(for notice: WatchChannelsStateMachine.Notice, separator: String = " · ") -> String {
+        switch notice {
+        case .switchFailed(let channel, let failure):
+            let reason = switch failure {
+            case .loadFailed(.unreachable): "the stream cannot be reached"
+            case .loadFailed(.unplayable): "the stream cannot be played"
+            case .timedOut: "it did not load in time"
+            case .superseded, .cancelled: "another channel was asked for"
+            case .noChannels, .noSuchChannel: "no such channel"
+            }
+            return "could not switch to \(channel.title): \(reason)"
+        case .notAllowed(let channel, let rating, let denial):
+            let name = channel.title + (rating.map { " (\($0.label))" } ?? "")
+            switch denial {
+            case .forbiddenByProfile: return "\(name) is not allowed on this profile"
+            case .passcodeCancelled: return "\(name) not shown: passcode cancelled\(separator)u to enter it"
+            case .tooManyAttempts: return "\(name) not shown: too many wrong passcodes\(separator)u to try again"
+            case .previouslyDenied: return "\(name) was refused\(separator)u to enter the passcode"
+            case .superseded: return "\(name) not shown"
+            }
+        case .noChannelList:
+            return "n and p switch channels when a channel list is given (--channels)"
+        case .nothingToUnlock:
+            return "nothing was refused: nothing to unlock"
+        }
+    }
+
+    private static func help(_ charset: Charset, separator: String, hasChannels: Bool) -> String {
         let arrows = charset == .unicode ? "←/→" : "left/right"
-        return ["space play/pause", "\(arrows) seek 5 s", "[ ] rate", "s skip", "i info", "q quit"].joined(separator: separator)
+        let keys = ["space play/pause", "\(arrows) seek 5 s", "[ ] rate"] + (hasChannels ? ["n/p channel"] : []) + ["s skip", "i info", "q quit"]
+        return keys.joined(separator: separator)
     }
 
     /// The info panel: the variant, the position, what is buffered, the break schedule.

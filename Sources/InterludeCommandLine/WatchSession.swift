@@ -1,13 +1,16 @@
 import Glibc
 import PlayerEngine
+import PlayerInterface
 import Synchronization
 
-/// One run of `interlude watch`: the shell around ``WatchControlStateMachine`` and
-/// ``WatchScreen``. ``run()`` owns the terminal on the thread that calls it: it paints the screen
-/// from the player's state, a few times a second and whenever the player's state changes
-/// (``stateChanged()``), reads the keys, performs what the controls ask of the player, and
-/// returns when the user quits, the item ends or fails, the terminal goes away, or
-/// ``interrupt()`` is called (a signal, a client's Quit).
+/// One run of `interlude watch`: the shell around ``WatchControlStateMachine``,
+/// ``WatchChannelsStateMachine`` and ``WatchScreen``. ``run()`` owns the terminal on the thread
+/// that calls it: it paints the screen from the player's state, a few times a second and whenever
+/// the player's state changes (``stateChanged()``), reads the keys, performs what the machines ask
+/// of the player, and returns when the user quits, the item ends or fails (a single URL), is
+/// refused by parental controls (a single URL), the terminal goes away, or ``interrupt()`` is
+/// called (a signal, a client's Quit). A client's Next and Previous reach it through
+/// ``requestChannel(_:)``.
 final class WatchSession: Sendable {
     /// How a run ended.
     enum Ending: Sendable, Hashable {
@@ -21,23 +24,41 @@ final class WatchSession: Sendable {
         case playedToEnd
         /// The item failed.
         case failed(PlayerError)
+        /// Parental controls refused the item.
+        case denied(ParentalControlStateMachine.Denial)
     }
 
     /// How often the screen is painted when nothing happens (the countdown moves on).
     static let tick: Duration = .milliseconds(250)
 
     let player: Player
-    let title: String
+    /// The items and the restrictions, as the session starts.
+    let channels: WatchChannelsStateMachine
     private let wake: WakeUpPipe
     private let isInterrupted = Atomic(false)
+    /// Requests from other threads (MPRIS Next and Previous), taken by ``run()``.
+    private let inbox = Mutex<[WatchChannelsStateMachine.Input]>([])
+    private let publisher = Mutex<(@Sendable (NowPlayingInfo) -> Void)?>(nil)
 
-    /// A session showing `player`, titled `title`.
+    /// A session showing `player`, playing what `channels` decides.
     ///
     /// - Throws: when no pipe can be made (out of file descriptors).
-    init(player: Player, title: String) throws {
+    init(player: Player, channels: WatchChannelsStateMachine) throws {
         self.player = player
-        self.title = title
+        self.channels = channels
         wake = try WakeUpPipe()
+    }
+
+    /// Where now-playing information goes each time what plays changes (MPRIS); set before
+    /// ``run()``.
+    func publishNowPlaying(to publish: @escaping @Sendable (NowPlayingInfo) -> Void) {
+        publisher.withLock { $0 = publish }
+    }
+
+    /// Asks ``run()`` for the next or previous channel (from another thread: MPRIS).
+    func requestChannel(_ input: WatchChannelsStateMachine.Input) {
+        inbox.withLock { $0.append(input) }
+        wake.signal()
     }
 
     /// Asks ``run()`` to end at once (from a signal handler or another thread).
@@ -57,11 +78,42 @@ final class WatchSession: Sendable {
         let terminal = try WatchTerminal()
         defer { terminal.close() }
         var controls = WatchControlStateMachine()
+        var channels = self.channels
         var nextTick = ContinuousClock.now
+
+        /// Performs the channels' actions; the ending, if one of them ends the session.
+        func perform(_ actions: [WatchChannelsStateMachine.Action]) -> Ending? {
+            for action in actions {
+                switch action {
+                case .play(let channel):
+                    player.replaceCurrentItem(with: PlayerItem(url: channel.url))
+                    player.play()
+                case .stop:
+                    player.replaceCurrentItem(with: nil)
+                case .publish(let info):
+                    // Called with no lock held.
+                    let publish = publisher.withLock { $0 }
+                    publish?(info)
+                case .end(let denial):
+                    return .denied(denial)
+                }
+            }
+            return nil
+        }
+
+        if let ending = perform(channels.handle(.start, at: player.hostTime)) { return ending }
         while true {
             if isInterrupted.load(ordering: .acquiring) { return .interrupted }
-            let state = player.state
-            if let error = state.error { return .failed(error) }
+            for input in inbox.withLock({ inputs in defer { inputs = [] }; return inputs }) {
+                if let ending = perform(channels.handle(input, at: player.hostTime)) { return ending }
+            }
+            var state = player.state
+            if let ending = perform(channels.handle(.player(url: state.item?.url, state.itemStatus), at: state.hostTime)
+                                    + channels.handle(.tick, at: state.hostTime)) {
+                return ending
+            }
+            state = player.state
+            if !channels.isChannelList, let error = state.error { return .failed(error) }
             if state.hasPlayedToEnd { return .playedToEnd }
             controls.update(state)
             let size = terminal.size
@@ -70,22 +122,31 @@ final class WatchSession: Sendable {
                 details.variant = player.accessLog.last.map { ($0.uri, $0.indicatedBitrate) }
                 details.buffered = player.loadedTimeRanges
             }
-            terminal.paint(WatchScreen(state: state, title: title, isInfoShown: controls.isInfoShown, notice: controls.notice(at: state.hostTime),
-                                       details: details, width: size.width, height: size.height, charset: terminal.charset))
+            let overlay: WatchScreen.Overlay? = channels.passcodePrompt.map { .passcode($0) }
+                ?? (channels.isChannelList ? channels.loadingScreen.map { .loading($0) } : nil)
+            let extras = WatchScreen.Channels(overlay: overlay, notice: channels.notice(at: state.hostTime), isChannelList: channels.isChannelList)
+            terminal.paint(WatchScreen(state: state, title: channels.title ?? "No channel playing", isInfoShown: controls.isInfoShown,
+                                       notice: controls.notice(at: state.hostTime), details: details, width: size.width, height: size.height,
+                                       charset: terminal.charset, channels: extras))
 
             let now = ContinuousClock.now
             if !(now < nextTick) { nextTick = now + Self.tick }
             guard wait(until: nextTick) else { return .terminalClosed }
             terminal.followResize()
             for input in terminal.read() {
-                guard case .key(let key) = input else { continue }
-                for action in controls.handle(key, state: player.state) {
-                    switch action {
-                    case .play(let rate), .setRate(let rate): player.setRate(rate)
-                    case .pause: player.pause()
-                    case .seek(let target): player.startSeek(to: target)
-                    case .skipCurrentBreak: player.skipCurrentEvent()
-                    case .quit: return .quit
+                guard case .key(let key) = input, let meaning = key.meaning(isPrompting: channels.isPrompting) else { continue }
+                switch meaning {
+                case .channels(let input):
+                    if let ending = perform(channels.handle(input, at: player.hostTime)) { return ending }
+                case .control(let key):
+                    for action in controls.handle(key, state: player.state) {
+                        switch action {
+                        case .play(let rate), .setRate(let rate): player.setRate(rate)
+                        case .pause: player.pause()
+                        case .seek(let target): player.startSeek(to: target)
+                        case .skipCurrentBreak: player.skipCurrentEvent()
+                        case .quit: return .quit
+                        }
                     }
                 }
             }

@@ -10,8 +10,8 @@ import PlayerInterface
 final class WatchTerminal {
     /// What a read of the keyboard found.
     enum Input: Sendable, Hashable {
-        /// A key the player acts on.
-        case key(WatchControlStateMachine.Key)
+        /// A key (what it means depends on whether the passcode prompt is up).
+        case key(WatchKeystroke)
         /// The terminal changed size.
         case resized
     }
@@ -90,17 +90,15 @@ final class WatchTerminal {
         }
     }
 
-    /// The key for a curses key code.
-    static func key(for code: Int32) -> WatchControlStateMachine.Key? {
+    /// The keystroke for a curses key code (printable ASCII, the arrows, Enter, Esc, Backspace).
+    static func key(for code: Int32) -> WatchKeystroke? {
         switch code {
-        case Int32(UInt8(ascii: " ")), Int32(UInt8(ascii: "p")): .playPause
-        case KEY_LEFT: .seekBackward
-        case KEY_RIGHT: .seekForward
-        case Int32(UInt8(ascii: "[")): .slower
-        case Int32(UInt8(ascii: "]")): .faster
-        case Int32(UInt8(ascii: "s")): .skip
-        case Int32(UInt8(ascii: "i")): .toggleInfo
-        case Int32(UInt8(ascii: "q")), Int32(UInt8(ascii: "Q")): .quit
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_ENTER, 10, 13: .enter
+        case 27: .escape
+        case KEY_BACKSPACE, 8, 127: .backspace
+        case 0x20...0x7E: .character(Character(Unicode.Scalar(UInt8(code))))
         default: nil
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
+import PlayerInterface
 import Testing
+import TestSupport
 
 /// `interlude watch` end to end, in real time: a real tmux pane, a real ncursesw screen, real
 /// HTTP from `interlude origin` (``WatchTmuxRig``'s film: a 15 s SKIP-restricted pre-roll of two
@@ -134,6 +136,191 @@ struct WatchCommandTmuxTests {
         #expect(commandLine.contains("interlude\0watch\0"), "the pane runs \(commandLine)")
         try rig.tmux(["kill-window", "-t", "watch:closing"])
         #expect(try await rig.hasEnded(pid, within: .seconds(10)), "interlude watch outlived its terminal")
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
+
+    /// The screen as text, for a failed expectation.
+    static func shown(_ lines: [String]) -> String { lines.joined(separator: "\n") }
+
+    /// Whether the player shows `title`, playing live.
+    static func isPlaying(_ title: String, _ lines: [String]) -> Bool {
+        lines.first == title && lines.contains("playing · live")
+    }
+
+    /// Quits with q and checks that the shell is back with exit status 0.
+    static func quit(_ rig: WatchTmuxRig) async throws {
+        try rig.press("q")
+        var lines = try await rig.poll(timeout: .seconds(10)) { $0.last(where: { !$0.isEmpty }) == WatchTmuxRig.promptLine }
+        #expect(lines.last(where: { !$0.isEmpty }) == WatchTmuxRig.promptLine, "\(shown(lines))")
+        try rig.type("echo \"exit=$?\"")
+        lines = try await rig.poll(timeout: .seconds(5)) { $0.contains("exit=0") }
+        #expect(lines.contains("exit=0"), "\(shown(lines))")
+    }
+
+    @Test("--channels: n switches from News to Sports, a channel that never answers shows its loading screen until p goes back, p returns to News, and a channel that is not there leaves News playing with a notice")
+    func switchChannels() async throws {
+        let rig = try WatchTmuxRig()
+        try await rig.startAtPrompt()
+        let silent = try rig.silentPort()
+        let channels = try rig.write("""
+            # the test's channels
+            News\t\(rig.liveURL("news"))
+            Sports\t\(rig.liveURL("sports"))
+            Silent\thttp://127.0.0.1:\(silent)/live/silent/main.m3u8
+            Gone\t\(rig.liveURL("gone"))
+
+            """, to: "channels.tsv")
+        try rig.type("\(rig.interlude) watch --no-mpris --channels \(channels)")
+
+        // Channel 1 plays first, titled from the file; the help has n/p.
+        var lines = try await rig.poll(timeout: .seconds(60)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+        #expect(lines.contains { $0.contains("n/p channel") }, "\(Self.shown(lines))")
+
+        // n: channel 2. It loads in a blink on loopback; what stays is its title, playing.
+        try rig.press("n")
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("Sports", $0) }
+        #expect(Self.isPlaying("Sports", lines), "\(Self.shown(lines))")
+
+        // n: channel 3 never answers, so its loading screen stays up (for the 15 s timeout).
+        try rig.press("n")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.first == "Loading channel 3 of 4: Silent" }
+        #expect(lines.first == "Loading channel 3 of 4: Silent", "\(Self.shown(lines))")
+        #expect(lines.contains("http://127.0.0.1:\(silent)/live/silent/main.m3u8"), "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.hasPrefix("[") }, "the loading screen replaces the player:\n\(Self.shown(lines))")
+
+        // p while it loads: back to Sports at once, which is not a failure.
+        try rig.press("p")
+        lines = try await rig.poll(timeout: .seconds(10)) { Self.isPlaying("Sports", $0) }
+        #expect(Self.isPlaying("Sports", lines), "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.hasPrefix("could not switch") }, "\(Self.shown(lines))")
+
+        // p: News again.
+        try rig.press("p")
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+
+        // p wraps to channel 4, a 404: News plays on, and the notice says why.
+        try rig.press("p")
+        lines = try await rig.poll(timeout: .seconds(30)) { $0.contains("could not switch to Gone: the stream cannot be reached") }
+        #expect(lines.contains("could not switch to Gone: the stream cannot be reached"), "\(Self.shown(lines))")
+        lines = try await rig.poll(timeout: .seconds(10)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+
+        try await Self.quit(rig)
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
+
+    @Test("a URL rated above --max-rating asks for the passcode (masked) first: a wrong one is refused with the attempts left, the right one plays it; --forbid refuses it without a prompt, exit status 3")
+    func passcodePrompt() async throws {
+        let rig = try WatchTmuxRig()
+        try await rig.startAtPrompt()
+        // The hash, made by the command a user runs.
+        let hash = rig.directory.file("passcode.hash")
+        try rig.type("printf '4321\\n' | \(rig.interlude) watch --make-passcode-hash > \(hash); echo \"made=$?\"")
+        var lines = try await rig.poll(timeout: .seconds(30)) { $0.contains("made=0") }
+        #expect(lines.contains("made=0"), "\(Self.shown(lines))")
+        let stored = try String(contentsOfFile: hash, encoding: .utf8)
+        #expect(stored.hasPrefix("pbkdf2-sha256$600000$"), "\(stored)")
+        #expect(!stored.contains("4321"))
+        try rig.type("clear")
+
+        try rig.type("\(rig.interlude) watch --no-mpris --title 'Late film' --rating R --max-rating PG-13 --passcode-file \(hash) \(rig.liveURL("news"))")
+        lines = try await rig.poll(timeout: .seconds(60)) { $0.contains("3 attempts left") }
+        #expect(lines.first == "Late film", "\(Self.shown(lines))")
+        #expect(lines.contains("Rated R, above the limit PG-13: enter the passcode to watch it."), "\(Self.shown(lines))")
+        #expect(lines.contains("3 attempts left"), "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.hasPrefix("[") || $0.hasPrefix("playing") }, "nothing plays before the passcode:\n\(Self.shown(lines))")
+
+        // A wrong passcode: typed masked (q and n are typed too, not keys), refused, two attempts left.
+        try rig.press("0", "q", "n", "0")
+        lines = try await rig.poll(timeout: .seconds(5)) { $0.contains("Passcode: ****") }
+        #expect(lines.contains("Passcode: ****"), "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.contains("0qn0") }, "the passcode shows:\n\(Self.shown(lines))")
+        try rig.press("Enter")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("Wrong passcode · 2 attempts left") }
+        #expect(lines.contains("Wrong passcode · 2 attempts left"), "\(Self.shown(lines))")
+        #expect(lines.contains("Passcode:"), "the wrong passcode is cleared:\n\(Self.shown(lines))")
+
+        // The right one: the item plays.
+        try rig.press("4", "3", "2", "1", "Enter")
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("Late film", $0) }
+        #expect(Self.isPlaying("Late film", lines), "\(Self.shown(lines))")
+        try await Self.quit(rig)
+
+        // --forbid: refused at once, without a prompt waiting for keys; a message and exit status 3.
+        try rig.type("clear")
+        try rig.type("\(rig.interlude) watch --no-mpris --title 'Late film' --rating R --max-rating PG-13 --forbid \(rig.liveURL("news")); echo \"exit=$?\"")
+        lines = try await rig.poll(timeout: .seconds(60)) { $0.contains { $0.hasPrefix("exit=") } }
+        #expect(lines.contains("exit=3"), "\(Self.shown(lines))")
+        // The message is wider than the pane: its rows joined.
+        #expect(lines.joined().contains("error: not allowed: Late film is rated R, above the limit PG-13, and this profile forbids it (--forbid)"),
+                "\(Self.shown(lines))")
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
+
+    @Test("a channel rated above the limit: Esc refuses it and News plays on with a notice, landing on it again is refused without a prompt, u asks again and the passcode plays it")
+    func refusedChannel() async throws {
+        let rig = try WatchTmuxRig()
+        try await rig.startAtPrompt()
+        // A hash with few iterations, written as --make-passcode-hash writes it.
+        let hash = try rig.write(PasscodeHash(passcode: "4321", iterations: 1_000).encoded + "\n", to: "passcode.hash")
+        let channels = try rig.write("News\t\(rig.liveURL("news"))\nSports\t\(rig.liveURL("sports"))\tR\n", to: "channels.tsv")
+        try rig.type("\(rig.interlude) watch --no-mpris --channels \(channels) --max-rating PG-13 --passcode-file \(hash)")
+        var lines = try await rig.poll(timeout: .seconds(60)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+
+        try rig.press("n")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("Rated R, above the limit PG-13: enter the passcode to watch it.") }
+        #expect(lines.first == "Sports", "\(Self.shown(lines))")
+        try rig.press("Escape")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("Sports (R) not shown: passcode cancelled · u to enter it") }
+        #expect(lines.contains("Sports (R) not shown: passcode cancelled · u to enter it"), "\(Self.shown(lines))")
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+
+        // n again is the app landing on a refused item: no second prompt.
+        try rig.press("n")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("Sports (R) was refused · u to enter the passcode") }
+        #expect(lines.contains("Sports (R) was refused · u to enter the passcode"), "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.hasPrefix("Passcode:") }, "\(Self.shown(lines))")
+
+        // u: the user asks; the passcode plays Sports.
+        try rig.press("u")
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("3 attempts left") }
+        #expect(lines.first == "Sports", "\(Self.shown(lines))")
+        try rig.press("4", "3", "2", "1", "Enter")
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("Sports", $0) }
+        #expect(Self.isPlaying("Sports", lines), "\(Self.shown(lines))")
+        try await Self.quit(rig)
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
+
+    @Test("MPRIS Next and Previous (playerctl) switch channels, and the published title follows the channel")
+    func mprisSwitchesChannels() async throws {
+        let rig = try WatchTmuxRig()
+        try await rig.startAtPrompt()
+        let bus = try rig.startBus()
+        let channels = try rig.write("News\t\(rig.liveURL("news"))\nSports\t\(rig.liveURL("sports"))\n", to: "channels.tsv")
+        try rig.type("DBUS_SESSION_BUS_ADDRESS='\(bus)' \(rig.interlude) watch --channels \(channels)")
+        var lines = try await rig.poll(timeout: .seconds(60)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+        #expect(try rig.playerctl("metadata", "title", bus: bus).output == "News")
+
+        #expect(try rig.playerctl("next", bus: bus).status == 0)
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("Sports", $0) }
+        #expect(Self.isPlaying("Sports", lines), "\(Self.shown(lines))")
+        var title = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while title != "Sports", ContinuousClock.now < deadline {
+            title = try rig.playerctl("metadata", "title", bus: bus).output
+            if title != "Sports" { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(title == "Sports")
+
+        #expect(try rig.playerctl("previous", bus: bus).status == 0)
+        lines = try await rig.poll(timeout: .seconds(30)) { Self.isPlaying("News", $0) }
+        #expect(Self.isPlaying("News", lines), "\(Self.shown(lines))")
+        try await Self.quit(rig)
         #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
     }
 }

@@ -184,5 +184,68 @@ struct WatchScreenTests {
         #expect(screen.bar == nil)
         #expect(screen.lines[5].text == "loading")
     }
+
+    static let sports = Channel(id: "2", title: "Sports", url: "http://127.0.0.1/live/sports/v/main.m3u8")
+
+    @Test("while a channel loads, the loading screen replaces the player: which channel of how many, its title and URL, n/p and q in the help")
+    func loadingScreen() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")))
+        let channels = WatchScreen.Channels(overlay: .loading(.init(channel: Self.sports, number: 2, count: 3)), isChannelList: true)
+        let screen = WatchScreen(state: state, title: "News", isInfoShown: true, notice: .rate(2), width: 100, height: 12, channels: channels)
+        #expect(screen.lines.count == 12)
+        #expect(screen.lines[0].text == "Loading channel 2 of 3: Sports")
+        #expect(screen.lines[0].style == .title)
+        #expect(screen.lines[2].text == "http://127.0.0.1/live/sports/v/main.m3u8")
+        #expect(screen.lines[3].text == "rate 2×", "the notice still shows")
+        #expect(screen.lines[11].text == "n/p channel · q quit")
+        #expect(screen.bar == nil)
+        #expect(!screen.text.contains("News"), "the player's screen is gone")
+        #expect(!screen.text.contains("variant"))
+    }
+
+    @Test("the passcode prompt names the item, its rating and the limit, masks what is typed, and says when a passcode was wrong and how many attempts are left")
+    func passcodePrompt() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")))
+        let prompt = WatchChannelsStateMachine.PasscodePrompt(title: "Late film", rating: .mpaaR, limit: .mpaaPG13, attemptsLeft: 3,
+                                                              isLastAttemptWrong: false, typedCount: 4)
+        let first = WatchScreen(state: state, title: "News", isInfoShown: false, notice: nil, width: 100, height: 12,
+                                channels: .init(overlay: .passcode(prompt), isChannelList: true)).text
+        #expect(first.hasPrefix("Late film\n\nRated R, above the limit PG-13: enter the passcode to watch it.\nPasscode: ****\n3 attempts left\n"))
+        #expect(first.hasSuffix("\nEnter check · Esc cancel · Backspace erase"))
+        var wrong = prompt
+        wrong.isLastAttemptWrong = true
+        wrong.attemptsLeft = 1
+        wrong.typedCount = 0
+        let second = WatchScreen(state: state, title: "News", isInfoShown: false, notice: nil, width: 100, height: 12,
+                                 channels: .init(overlay: .passcode(wrong), isChannelList: false))
+        #expect(second.lines[3].text == "Passcode: ")
+        #expect(second.lines[4].text == "Wrong passcode · 1 attempt left")
+        #expect(second.lines[4].style == .notice)
+    }
+
+    @Test("with a channel list the help has n/p, and a notice of the channels' shows instead of the controls' one")
+    func channelHelpAndNotice() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")))
+        let channels = WatchScreen.Channels(notice: .switchFailed(Self.sports, .loadFailed(.unreachable)), isChannelList: true)
+        let screen = WatchScreen(state: state, title: "News", isInfoShown: false, notice: .rate(2), width: 100, height: 12, channels: channels)
+        #expect(screen.lines[0].text == "News")
+        #expect(screen.lines[6].text == "could not switch to Sports: the stream cannot be reached")
+        #expect(screen.lines[11].text == "space play/pause · ←/→ seek 5 s · [ ] rate · n/p channel · s skip · i info · q quit")
+        let single = WatchScreen(state: state, title: "News", isInfoShown: false, notice: nil, width: 100, height: 12, channels: .init(isChannelList: false))
+        #expect(single.lines[11].text == "space play/pause · ←/→ seek 5 s · [ ] rate · s skip · i info · q quit")
+    }
+
+    @Test("the channels' notices in words", arguments: [
+        (WatchChannelsStateMachine.Notice.switchFailed(sports, .timedOut), "could not switch to Sports: it did not load in time"),
+        (.switchFailed(sports, .loadFailed(.unplayable)), "could not switch to Sports: the stream cannot be played"),
+        (.notAllowed(sports, .mpaaR, .forbiddenByProfile), "Sports (R) is not allowed on this profile"),
+        (.notAllowed(sports, .mpaaR, .passcodeCancelled), "Sports (R) not shown: passcode cancelled · u to enter it"),
+        (.notAllowed(sports, .mpaaR, .tooManyAttempts), "Sports (R) not shown: too many wrong passcodes · u to try again"),
+        (.notAllowed(sports, nil, .previouslyDenied), "Sports was refused · u to enter the passcode"),
+        (.noChannelList, "n and p switch channels when a channel list is given (--channels)"),
+    ])
+    func channelNotices(notice: WatchChannelsStateMachine.Notice, text: String) {
+        #expect(WatchScreen.text(for: notice) == text)
+    }
 }
 

@@ -9,7 +9,8 @@ import TestSupport
 /// (`capture-pane`). The origin is killed by its pid and the tmux server by its name when the rig
 /// goes, so that a failed test leaves nothing running.
 final class WatchTmuxRig {
-    /// The origin's configuration: one 60 s VOD, "film", for viewer "viewer". A 15 s pre-roll
+    /// The origin's configuration: two live channels without breaks, "news" and "sports"
+    /// (``liveURL(_:)``), and one 60 s VOD, "film", for viewer "viewer". A 15 s pre-roll
     /// "preroll" of two ads (5 s and 10 s) that carries `X-RESTRICT="SKIP,JUMP"`; a 10 s range
     /// break "mid" at 20 s; a 5 s point break "dot" at 44 s. The integrated timeline is 70 s long:
     /// "mid" spans 20–30 s of it and "dot" sits at 54 s.
@@ -23,6 +24,8 @@ final class WatchTmuxRig {
           ],
           "viewers": [ { "id": "viewer", "region": "US", "pod": [] } ],
           "streams": [
+            { "id": "news", "kind": "live", "mode": "interstitials", "windowSeconds": 60 },
+            { "id": "sports", "kind": "live", "mode": "interstitials", "windowSeconds": 60 },
             {
               "id": "film", "kind": "vod", "mode": "interstitials", "durationSeconds": 60,
               "breaks": [
@@ -56,6 +59,8 @@ final class WatchTmuxRig {
     private var origin: ChildProcess?
     private var serverPID: pid_t?
     private var socketPath: String?
+    private var silentSockets: [Int32] = []
+    private var bus: ChildProcess?
 
     init() throws {
         interlude = try #require(ChildProcess.besideTestBinary("interlude"), "the interlude binary is built beside the test binary by swift build")
@@ -67,6 +72,8 @@ final class WatchTmuxRig {
     deinit {
         _ = stopTerminal()
         if let origin { _ = origin.kill() }
+        if let bus { _ = bus.kill() }
+        for descriptor in silentSockets { close(descriptor) }
     }
 
     /// Kills the tmux server by its name and waits for its process to end (killing it by its pid
@@ -113,6 +120,59 @@ final class WatchTmuxRig {
 
     /// The URL of the film for the viewer.
     var filmURL: String { "http://127.0.0.1:\(originPort)/vod/film/viewer/main.m3u8" }
+
+    /// The URL of a live stream of ``configuration`` for the viewer (`news`, `sports`; any other
+    /// name is the origin's 404).
+    func liveURL(_ stream: String) -> String { "http://127.0.0.1:\(originPort)/live/\(stream)/viewer/main.m3u8" }
+
+    /// Writes `text` to a file of the rig's directory; its path.
+    func write(_ text: String, to name: String) throws -> String {
+        let path = directory.file(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A TCP port on 127.0.0.1 that takes connections (the kernel completes them) and never
+    /// answers: a stream that never loads. Open until the rig goes.
+    func silentPort() throws -> Int {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw RigError(message: "no socket: \(String(cString: strerror(errno)))") }
+        silentSockets.append(descriptor)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw RigError(message: "cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts a private session bus (`dbus-daemon --session`, killed by its pid when the rig
+    /// goes); its address, for `DBUS_SESSION_BUS_ADDRESS`.
+    func startBus() throws -> String {
+        let daemon = try ChildProcess(executable: try Self.tool("dbus-daemon"), arguments: ["--session", "--nofork", "--print-address=1"],
+                                      standardError: .file("/dev/null"))
+        bus = daemon
+        let address = String(decoding: daemon.read(until: .now + .seconds(10)) { $0.contains(UInt8(ascii: "\n")) }, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !address.isEmpty else { throw RigError(message: "dbus-daemon printed no address") }
+        return address
+    }
+
+    /// Runs `playerctl -p interlude arguments` on the bus at `address` to its end (within 10 s);
+    /// its exit status and output, trimmed.
+    func playerctl(_ arguments: String..., bus address: String) throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(executable: "/usr/bin/env",
+                                     arguments: ["DBUS_SESSION_BUS_ADDRESS=\(address)", try Self.tool("playerctl"), "-p", "interlude"] + arguments,
+                                     standardError: .merged)
+        let deadline = ContinuousClock.now + .seconds(10)
+        let output = String(decoding: child.read(until: deadline) { _ in false }, as: UTF8.self)
+        let status = child.waitForExit(until: deadline) ?? 128 + child.kill()
+        return (status, output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 
     /// Starts `interlude origin` with ``configuration`` on a free port.
     func startOrigin() throws {
