@@ -8,9 +8,10 @@ import PlayerInterface
 /// the break when it may be skipped, `i` shows or hides the info panel, `q` quits.
 ///
 /// Pure: the shell feeds it the player's state and the keys, and performs the actions it returns.
-/// Steps and skips go through ``TransportBarStateMachine``, so the restrictions of the break
-/// playing (`X-RESTRICT`) are honoured the way a transport bar honours them, and a refusal becomes
-/// a ``Notice`` the screen shows for a few seconds.
+/// Steps and skips go through a ``PlayerViewControllerStateMachine`` over the app's one player
+/// (and so through its transport bar), so the restrictions of the break playing (`X-RESTRICT`)
+/// are honoured the way the standard controls honour them, and a refusal becomes a ``Notice`` the
+/// screen shows for a few seconds.
 package struct WatchControlStateMachine: Sendable {
     /// A key the player acts on.
     package enum Key: Sendable, Hashable, CaseIterable {
@@ -65,7 +66,12 @@ package struct WatchControlStateMachine: Sendable {
     package private(set) var isInfoShown = false
     /// The rate playback runs at when playing (space resumes at it).
     package private(set) var preferredRate: Double = 1
-    private var bar = TransportBarStateMachine()
+    /// The view controller over the session's player, which `watch` names 0.
+    private var viewController: PlayerViewControllerStateMachine = {
+        var machine = PlayerViewControllerStateMachine()
+        _ = machine.handle(.playerReplaced(id: 0), at: .zero)
+        return machine
+    }()
     private var snapshot: IntegratedTimeline.Snapshot?
     private var notice: (notice: Notice, expiry: Duration)?
 
@@ -82,7 +88,7 @@ package struct WatchControlStateMachine: Sendable {
     package mutating func update(_ state: PlayerState) {
         guard let snapshot = state.snapshot, snapshot != self.snapshot else { return }
         self.snapshot = snapshot
-        _ = bar.handle(.snapshot(snapshot))
+        _ = viewController.handle(.playerChanged(id: 0, snapshot: snapshot, isPaused: state.rate == 0), at: state.hostTime)
     }
 
     /// Handles `key` with the player as `state` shows it now.
@@ -93,7 +99,7 @@ package struct WatchControlStateMachine: Sendable {
             return state.rate == 0 ? [.play(rate: preferredRate)] : [.pause]
         case .seekBackward, .seekForward:
             let delta = key == .seekForward ? Self.step : -Self.step
-            return perform(bar.handle(.step(by: delta)), state: state)
+            return perform(viewController.handle(.command(.step(by: delta)), at: state.hostTime), state: state)
         case .slower, .faster:
             if let event = state.currentEvent, event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
                 show(.refused(.restricted(eventID: event.identifier)), at: state.hostTime)
@@ -105,7 +111,7 @@ package struct WatchControlStateMachine: Sendable {
             show(.rate(preferredRate), at: state.hostTime)
             return state.rate == 0 ? [] : [.setRate(preferredRate)]
         case .skip:
-            return perform(bar.handle(.skipBreak), state: state)
+            return perform(viewController.handle(.command(.skipBreak), at: state.hostTime), state: state)
         case .toggleInfo:
             isInfoShown.toggle()
             return []
@@ -114,27 +120,28 @@ package struct WatchControlStateMachine: Sendable {
         }
     }
 
-    /// The player's actions for the transport bar's, with a notice for what the user should know.
-    private mutating func perform(_ barActions: [TransportBarStateMachine.Action], state: PlayerState) -> [Action] {
+    /// The player's actions for the view controller's, with a notice for what the user should know.
+    private mutating func perform(_ controllerActions: [PlayerViewControllerStateMachine.Action], state: PlayerState) -> [Action] {
         var actions: [Action] = []
-        for action in barActions {
+        for action in controllerActions {
             switch action {
-            case .seek(let position):
+            case .send(.seek(let position), _):
                 switch position {
                 case .primary(let time): actions.append(.seek(.primary(time)))
                 case .interstitial(let eventID, let offset): actions.append(.seek(.interstitial(eventID: eventID, offset: offset)))
                 }
                 if let time = snapshot?.timelineTime(for: position) { show(.seeking(to: time), at: state.hostTime) }
-            case .playBreakFirst(let eventID, let then):
+            case .send(.playBreakFirst(let eventID, let then), _):
                 // An integrated seek past a JUMP-restricted break plays the break, then goes on.
                 if let time = snapshot?.timelineTime(for: then) { actions.append(.seek(.integrated(time))) }
                 show(.playingBreakFirst(eventID: eventID), at: state.hostTime)
-            case .skipCurrentBreak(let eventID):
+            case .send(.skipCurrentBreak(let eventID), _):
                 actions.append(.skipCurrentBreak)
                 show(.skipped(eventID: eventID), at: state.hostTime)
             case .refused(let refusal):
                 show(.refused(refusal), at: state.hostTime)
-            case .redraw, .updateControls, .movePlayhead, .showScrubPreview, .hideScrubPreview:
+            case .send(.play, _), .send(.pause, _), .standardControls, .customControls, .show, .hide, .scheduleWake:
+                // Space is handled here with the rate ladder; the screen paints from the state.
                 break
             }
         }
