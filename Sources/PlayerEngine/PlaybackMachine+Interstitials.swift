@@ -346,7 +346,8 @@ extension PlaybackMachine {
     mutating func updateSkippable() {
         guard let playing = current else { return }
         var skippable = false
-        if let skip = effectiveSkipControl(playing) {
+        // X-RESTRICT=SKIP wins over a skip control, as the transport bar has it (TransportBar.isSkippable).
+        if let skip = effectiveSkipControl(playing), !playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
             let offset = breakOffset(playing)
             skippable = !(offset < skip.offset) && (skip.duration.map { offset < skip.offset + $0 } ?? true)
         }

@@ -418,6 +418,16 @@ struct PlaybackMachineTests {
         #expect(driver.machine.currentPosition == .primary(Self.seconds(6)))
     }
 
+    @Test("under X-RESTRICT=SKIP a skip is refused even inside the skip control's window, and the break plays to its end")
+    func skipRefusedWhenRestricted() {
+        var driver = Self.skippable(",X-RESTRICT=\"SKIP\"")
+        driver.run(until: .seconds(12))
+        #expect(driver.send(.skipCurrentEvent).isEmpty)
+        #expect(!driver.events.contains { if case .skippableChanged(_, true) = $0.kind { return true } else { return false } })
+        driver.run(until: .seconds(20))
+        #expect(driver.times { $0 == .breakEnded(eventID: "skippable", end: .completed, resumeAt: Self.seconds(6)) } == [.seconds(19)])
+    }
+
     @Test("under X-RESTRICT=SKIP the break plays at the default rate while the player is asked for twice that")
     func restrictedBreakAtDefaultRate() {
         func breakEnd(_ attributes: String) -> [Duration] {
