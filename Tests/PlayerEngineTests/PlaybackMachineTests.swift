@@ -239,29 +239,49 @@ struct PlaybackMachineTests {
 
     // MARK: Live
 
+    /// A live media playlist of 4 s segments from `first`.
+    static func live(_ first: Int, count: Int = 6) -> String {
+        var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        for index in first..<(first + count) { text += "#EXTINF:4.0,\nseg-\(index).ts\n" }
+        return text
+    }
+
     @Test("a live playlist is reloaded a target duration after it changed and half of one after it did not")
     func liveReloadCadence() {
-        func live(_ first: Int, count: Int) -> String {
-            var text = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
-            for index in first..<(first + count) { text += "#EXTINF:4.0,\nseg-\(index).ts\n" }
-            return text
-        }
         var driver = PlaybackMachineDriver()
         driver.serveSegments(Self.segmentURLs(20))
         driver.send(.setItems([item]))
-        driver.answer(main, text: live(0, count: 6))
+        driver.answer(main, text: Self.live(0))
         #expect(driver.machine.duration == .indefinite)
         #expect(driver.kinds(at: .zero).contains(.durationChanged(.indefinite)))
         #expect(driver.machine.nextWake == .seconds(4))
         driver.run(until: .seconds(4))
-        driver.answer(main, text: live(0, count: 6))   // unchanged: half a target duration
+        driver.answer(main, text: Self.live(0))   // unchanged: half a target duration
         #expect(driver.machine.nextWake == .seconds(6))
         driver.run(until: .seconds(6))
-        driver.answer(main, text: live(1, count: 6))   // changed: a target duration
+        driver.answer(main, text: Self.live(1))   // changed: a target duration
         #expect(driver.machine.nextWake == .seconds(10))
         driver.run(until: .seconds(10))
         #expect(driver.loads(of: main).map(\.askedAt) == [0, 4, 6, 10].map { .seconds($0) })
-        #expect(driver.kinds(at: .seconds(6), includingLoads: true).first == .loaded(resource: .playlistReload, url: main, bytes: live(1, count: 6).utf8.count))
+        #expect(driver.kinds(at: .seconds(6), includingLoads: true).first == .loaded(resource: .playlistReload, url: main, bytes: Self.live(1).utf8.count))
+    }
+
+    @Test("a live reload is timed from when the previous one was asked for, not from when its answer came (RFC 8216bis 6.3.4)")
+    func liveReloadFromRequestStart() {
+        var driver = PlaybackMachineDriver()
+        driver.serveSegments(Self.segmentURLs(20))
+        driver.send(.setItems([item]))
+        driver.answer(main, text: Self.live(0))
+        driver.run(until: .seconds(4))
+        #expect(driver.loads(of: main).map(\.askedAt) == [.zero, .seconds(4)])
+        // The reload takes 1 s and shows a new segment: the next is due a target duration after
+        // it was asked for, as PlaylistReloadPolicy's summary says.
+        driver.run(until: .seconds(5))
+        driver.answer(main, text: Self.live(1))
+        withKnownIssue("the delay is added to the time the answer came: with a latency L the cadence is 4 s + L, and playback drifts from the live edge") {
+            #expect(driver.machine.nextWake == .seconds(8))
+        }
+        #expect(driver.machine.nextWake.map { !($0 < .seconds(8)) } == true)
     }
 
     // MARK: Interstitials
