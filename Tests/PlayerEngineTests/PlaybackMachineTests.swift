@@ -90,6 +90,26 @@ struct PlaybackMachineTests {
         #expect(driver.outstanding.map(\.url) == [origin + "hi/seg-1.ts"])
     }
 
+    @Test("replacing the item cancels the loads of the one it replaces, then reports the new item and asks for its playlist")
+    func replaceCancelsLoads() {
+        var driver = PlaybackMachineDriver()
+        driver.serve(main, vodPlaylist(count: 10))
+        driver = Self.playing(driver)
+        #expect(driver.outstanding.map(\.url) == [origin + "seg-0.ts"])
+        driver.run(until: .seconds(1))
+        let next = origin + "next.m3u8"
+        #expect(driver.send(.setItems([PlayerItem(url: next, primaryID: "P2")])) == [
+            .cancelLoad(id: 2),
+            .event(PlayerEvent(hostTime: .seconds(1), kind: .currentItemChanged(url: next))),
+            .load(id: 3, request: ResourceRequest(url: next)),
+        ])
+        #expect(driver.machine.itemStatus == .unknown)
+        #expect(driver.machine.duration == nil)
+        // The rate asked for stays: the new item plays once it is loaded.
+        #expect(driver.machine.rate == 1)
+        #expect(driver.machine.timeControlStatus == .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate))
+    }
+
     @Test("paused, it buffers up to the forward buffer duration and no further; playing, it asks for more as the buffer drops to it")
     func forwardBuffer() {
         var driver = Self.vod(count: 20)
