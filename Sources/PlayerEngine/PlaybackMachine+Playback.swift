@@ -13,6 +13,7 @@ extension PlaybackMachine {
         case primaryDry
         case primaryFetch
         case assetListLead
+        case preloadLead
         case assetEnd
         case assetDry
         case assetFetch
@@ -113,6 +114,13 @@ extension PlaybackMachine {
         let time = primaryPosition
         if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
             visit(at, .breakStart(next.id))
+            // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
+            // else is due then, once its URL is known.
+            let preloadAt = next.start - configuration.preloadLead
+            if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURL(of: next) != nil,
+               let at = clock.hostTime(whenItemReaches: preloadAt) {
+                visit(at, .preloadLead)
+            }
         }
         let bufferEnd = time + primary!.buffer.bufferedAhead(of: time)
         if let end = primary!.end, !(bufferEnd < end) {
@@ -214,8 +222,8 @@ extension PlaybackMachine {
         case .primaryEnd:
             if let end = primary?.end { clock.seek(to: end, atHost: now) }
             playedToEnd()
-        case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .skipChange:
-            // `settle` stalls, fetches, requests or updates the skip state.
+        case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .preloadLead, .skipChange:
+            // `settle` stalls, fetches, requests, preloads or updates the skip state.
             break
         case .assetEnd:
             assetFinished()

@@ -373,9 +373,7 @@ struct PlaybackMachineTests {
         var driver = Self.pointBreak(count: 10)
         driver.run(until: .seconds(21))
         let preload = driver.loads(of: Self.ad5).map(\.askedAt)
-        withKnownIssue("the preload lead is not a deadline: the asset is loaded only when something else wakes the machine, here at the break's start") {
-            #expect(preload.allSatisfy { !($0 < .seconds(10)) && $0 < .milliseconds(10_001) }, "asked at \(preload)")
-        }
+        #expect(preload.allSatisfy { !($0 < .seconds(10)) && $0 < .milliseconds(10_001) }, "asked at \(preload)")
         #expect(preload.count == 1)
     }
 
