@@ -228,7 +228,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         estimator.receive(reply, at: now)
         if case .synchronizing = phase, estimator.isSynchronized { join(player: player(), at: now, into: &outputs) }
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -263,7 +263,7 @@ public struct ParticipantDriver: Sendable {
         } else {
             keepEarly(.message(message, from: sender))
         }
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -276,7 +276,7 @@ public struct ParticipantDriver: Sendable {
         }
         var outputs: [Output] = []
         translate(binding.participantLeft(participant, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -294,7 +294,7 @@ public struct ParticipantDriver: Sendable {
         var outputs: [Output] = []
         let (suspension, begun) = binding.beginSuspension(for: reason, clock: groupClock, localTime: now)
         translate(begun, at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return (suspension, outputs)
     }
 
@@ -302,7 +302,7 @@ public struct ParticipantDriver: Sendable {
     public mutating func endSuspension(_ suspension: CoordinatedPlaybackSuspension, proposing position: IntegratedTimeline.Position?, at now: Duration) -> [Output] {
         var outputs: [Output] = []
         translate(binding.end(suspension, proposingNewTime: position, clock: groupClock, localTime: now), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -314,7 +314,7 @@ public struct ParticipantDriver: Sendable {
     ) -> [Output] {
         var outputs: [Output] = []
         translate(binding.perform(clock: groupClock, localTime: now, body), at: now, into: &outputs)
-        settle(player: nil, at: now, into: &outputs)
+        settle(at: now, into: &outputs)
         return outputs
     }
 
@@ -356,19 +356,23 @@ public struct ParticipantDriver: Sendable {
         translate(binding.startItem(identifier, player: player, clock: groupClock, localTime: now), at: now, into: &outputs)
     }
 
-    /// Does whatever is due now (a probe, the coordinator's deadline, the player getting to a
-    /// stitched ad's start or end and an observation, when the player is given and was not
-    /// commanded in this input) and works out the next deadline.
-    private mutating func settle(player: PlaybackMachine?, at now: Duration, into outputs: inout [Output]) {
-        if isProbing, let probe = estimator.makeProbeIfDue(at: now) { outputs.append(.probe(probe)) }
-        guard case .joined(var item?) = phase else { return }
+    /// Settles after an input that did not involve the player: a probe if due, the coordinator's
+    /// deadline if it passed, and the next deadline.
+    private mutating func settle(at now: Duration, into outputs: inout [Output]) {
+        guard var item = beginSettling(at: now, into: &outputs) else { return }
+        finishSettling(&item, at: now)
+    }
+
+    /// Does whatever is due now (a probe, the coordinator's deadline, and, when the player was not
+    /// commanded in this input, its getting to a stitched ad's start or end and an observation of
+    /// it) and works out the next deadline.
+    private mutating func settle(player: PlaybackMachine, at now: Duration, into outputs: inout [Output]) {
+        // `player` is read where it is, never wrapped in an optional or copied: the machine is
+        // large, and this runs after every input of every participant.
+        guard var item = beginSettling(at: now, into: &outputs) else { return }
         let clock = groupClock
-        if let deadline = item.coordinatorDeadline, deadline.local <= now {
-            translate(binding.advance(toGroupDeadline: deadline.group, clock: clock, localTime: now), at: now, into: &outputs)
-        }
         var hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
-        // The cheap conditions first: binding `player` copies the machine.
-        if let boundary = item.stitchedAdBoundary, boundary.localTime <= now, !hasCommanded, let player {
+        if let boundary = item.stitchedAdBoundary, boundary.localTime <= now, !hasCommanded {
             // The player entered or left a stitched ad, which it reports no event for: its
             // suspension begins or ends now, as an interstitial's event makes it, not at the next
             // observation (up to an observation interval late: the others, held at the break's
@@ -381,7 +385,7 @@ public struct ParticipantDriver: Sendable {
                 hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
             }
         }
-        if item.nextObservation <= now, !hasCommanded, let player {
+        if item.nextObservation <= now, !hasCommanded {
             let next = item.nextObservation + configuration.observationInterval
             item.nextObservation = next > now ? next : now + configuration.observationInterval
             let observed = binding.observe(
@@ -390,17 +394,34 @@ public struct ParticipantDriver: Sendable {
             translate(observed, at: now, into: &outputs)
             hasCommanded = outputs.contains { if case .player = $0 { true } else { false } }
         }
-        if !hasCommanded, player != nil {
+        if !hasCommanded {
             // Read again after every input that may have changed how the player plays; a player
             // commanded now is read once the commands are carried out (their events follow). Once
             // it has moved off the boundary it got to, a seek back onto it counts again.
-            if binding.hasStitchedAds, let player {
+            if binding.hasStitchedAds {
                 if let handled = item.handledBoundary, player.position(atHost: now) != .primary(handled) { item.handledBoundary = nil }
                 item.stitchedAdBoundary = binding.nextStitchedAdBoundary(player: player, at: now, handled: item.handledBoundary)
             } else {
                 item.stitchedAdBoundary = nil
             }
         }
+        finishSettling(&item, at: now)
+    }
+
+    /// What settling does first, with or without the player: a probe if due, then (once an item
+    /// is coordinated) the coordinator's deadline if it passed; the item to settle, if any.
+    private mutating func beginSettling(at now: Duration, into outputs: inout [Output]) -> Item? {
+        if isProbing, let probe = estimator.makeProbeIfDue(at: now) { outputs.append(.probe(probe)) }
+        guard case .joined(let item?) = phase else { return nil }
+        if let deadline = item.coordinatorDeadline, deadline.local <= now {
+            translate(binding.advance(toGroupDeadline: deadline.group, clock: groupClock, localTime: now), at: now, into: &outputs)
+        }
+        return item
+    }
+
+    /// What settling does last: the coordinator's next deadline, and the item kept.
+    private mutating func finishSettling(_ item: inout Item, at now: Duration) {
+        let clock = groupClock
         item.coordinatorDeadline = binding.nextGroupDeadline(clock: clock, localTime: now).map {
             Deadline(local: clock.localTime(atGroupTime: $0), group: $0)
         }
