@@ -39,7 +39,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         public var maximumSelectiveBlocks = 8
 
         /// The defaults.
-        public init() {}
+        @inlinable public init() {}
     }
 
     /// What an input asks of the caller.
@@ -50,7 +50,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         public var delivered: [Payload] = []
 
         /// Nothing to do.
-        public init() {}
+        @inlinable public init() {}
     }
 
     /// Counters for tests and diagnostics.
@@ -69,44 +69,52 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         public var duplicatesDropped = 0
     }
 
-    private struct InFlight: Sendable {
-        var payload: Payload
-        var lastSentAt: Duration
-        var retransmitAt: Duration
-        var transmissions: Int
-        var isSelectivelyAcknowledged = false
+    @usableFromInline struct InFlight: Sendable {
+        @usableFromInline var payload: Payload
+        @usableFromInline var lastSentAt: Duration
+        @usableFromInline var retransmitAt: Duration
+        @usableFromInline var transmissions: Int
+        @usableFromInline var isSelectivelyAcknowledged = false
+
+        @inlinable init(payload: Payload, lastSentAt: Duration, retransmitAt: Duration, transmissions: Int) {
+            self.payload = payload
+            self.lastSentAt = lastSentAt
+            self.retransmitAt = retransmitAt
+            self.transmissions = transmissions
+        }
     }
 
     /// The tunables in use.
     public let configuration: Configuration
     /// Counters since the channel was made.
-    public private(set) var statistics = Statistics()
+    public var statistics: Statistics { counters }
+    @usableFromInline var counters = Statistics()
 
     // Sending.
-    private var nextSequenceNumber: UInt64 = 0
+    @usableFromInline var nextSequenceNumber: UInt64 = 0
     /// Sequence numbers `sendBase ..< nextSequenceNumber`, at `inFlight[inFlightHead...]`.
-    private var inFlight: [InFlight] = []
-    private var inFlightHead = 0
-    private var sendBase: UInt64 = 0
-    private var backlog: [Payload] = []
-    private var backlogHead = 0
-    private var smoothedRoundTrip: Duration?
-    private var roundTripVariation: Duration = .zero
-    private var minimumRoundTrip: Duration?
-    private var retransmissionTimeout: Duration
+    @usableFromInline var inFlight: [InFlight] = []
+    @usableFromInline var inFlightHead = 0
+    @usableFromInline var sendBase: UInt64 = 0
+    @usableFromInline var backlog: [Payload] = []
+    @usableFromInline var backlogHead = 0
+    @usableFromInline var smoothedRoundTrip: Duration?
+    @usableFromInline var roundTripVariation: Duration = .zero
+    @usableFromInline var minimumRoundTrip: Duration?
+    @usableFromInline var retransmissionTimeout: Duration
     /// RACK: the latest send time of a frame known to have arrived, and that frame's round trip.
-    private var rackSentAt: Duration?
-    private var rackSequenceNumber: UInt64 = 0
-    private var rackRoundTrip: Duration = .zero
+    @usableFromInline var rackSentAt: Duration?
+    @usableFromInline var rackSequenceNumber: UInt64 = 0
+    @usableFromInline var rackRoundTrip: Duration = .zero
 
     // Receiving.
-    private var nextExpected: UInt64 = 0
-    private var outOfOrder: [UInt64: Payload] = [:]
-    private var acknowledgementDeadline: Duration?
-    private var unacknowledgedArrivals = 0
+    @usableFromInline var nextExpected: UInt64 = 0
+    @usableFromInline var outOfOrder: [UInt64: Payload] = [:]
+    @usableFromInline var acknowledgementDeadline: Duration?
+    @usableFromInline var unacknowledgedArrivals = 0
 
     /// A channel with nothing sent or received.
-    public init(configuration: Configuration = Configuration()) {
+    @inlinable public init(configuration: Configuration = Configuration()) {
         precondition(configuration.sendWindow > 0 && configuration.maximumSelectiveBlocks >= 0)
         self.configuration = configuration
         retransmissionTimeout = configuration.initialRetransmissionTimeout
@@ -137,7 +145,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     public var smoothedRoundTripTime: Duration? { smoothedRoundTrip }
 
     /// Sends `payload` after everything sent before it. Transmits at once when the window allows.
-    public mutating func send(_ payload: Payload, at now: Duration) -> Output {
+    @inlinable public mutating func send(_ payload: Payload, at now: Duration) -> Output {
         var output = Output()
         if backlogHead == backlog.count, inFlight.count - inFlightHead < configuration.sendWindow {
             transmitNew(payload, at: now, into: &output)
@@ -149,7 +157,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Takes a frame from the other end: delivers what is now in order, processes its
     /// acknowledgement (which may free the window or reveal losses), and acknowledges.
-    public mutating func receive(_ frame: ReliableFrame<Payload>, at now: Duration) -> Output {
+    @inlinable public mutating func receive(_ frame: ReliableFrame<Payload>, at now: Duration) -> Output {
         var output = Output()
         var acknowledgeNow = false
         if let segment = frame.segment {
@@ -165,11 +173,11 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
 
     /// Does what is due at `now`: retransmits frames whose timeout passed, sends a delayed
     /// acknowledgement.
-    public mutating func tick(at now: Duration) -> Output {
+    @inlinable public mutating func tick(at now: Duration) -> Output {
         var output = Output()
         for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged && inFlight[index].retransmitAt <= now {
             if inFlight[index].retransmitAt == inFlight[index].lastSentAt + backedOffTimeout(inFlight[index].transmissions) {
-                statistics.timeouts += 1
+                counters.timeouts += 1
             }
             retransmit(at: index, now: now, into: &output)
         }
@@ -182,10 +190,10 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     // MARK: Receiving
 
     /// Returns whether the acknowledgement should go out at once.
-    private mutating func accept(_ segment: ReliableFrame<Payload>.Segment, at now: Duration, into output: inout Output) -> Bool {
+    @inlinable mutating func accept(_ segment: ReliableFrame<Payload>.Segment, at now: Duration, into output: inout Output) -> Bool {
         let sequenceNumber = segment.sequenceNumber
         if sequenceNumber < nextExpected || outOfOrder[sequenceNumber] != nil {
-            statistics.duplicatesDropped += 1
+            counters.duplicatesDropped += 1
             return true  // the sender missed our acknowledgement
         }
         if sequenceNumber > nextExpected {
@@ -201,13 +209,13 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
             output.delivered.append(next)
             nextExpected += 1
         }
-        statistics.payloadsDelivered += output.delivered.count
+        counters.payloadsDelivered += output.delivered.count
         unacknowledgedArrivals += 1
         if acknowledgementDeadline == nil { acknowledgementDeadline = now + configuration.acknowledgementDelay }
         return filledHole || unacknowledgedArrivals >= 2
     }
 
-    private func currentAcknowledgement() -> ReliableAcknowledgement {
+    @inlinable func currentAcknowledgement() -> ReliableAcknowledgement {
         guard !outOfOrder.isEmpty, configuration.maximumSelectiveBlocks > 0 else {
             return ReliableAcknowledgement(cumulative: nextExpected)
         }
@@ -223,26 +231,26 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         return ReliableAcknowledgement(cumulative: nextExpected, selective: blocks)
     }
 
-    private mutating func makeFrame(_ segment: ReliableFrame<Payload>.Segment?) -> ReliableFrame<Payload> {
+    @inlinable mutating func makeFrame(_ segment: ReliableFrame<Payload>.Segment?) -> ReliableFrame<Payload> {
         acknowledgementDeadline = nil
         unacknowledgedArrivals = 0
         return ReliableFrame(segment: segment, acknowledgement: currentAcknowledgement())
     }
 
-    private mutating func transmitAcknowledgement(into output: inout Output) {
-        statistics.pureAcknowledgementsSent += 1
+    @inlinable mutating func transmitAcknowledgement(into output: inout Output) {
+        counters.pureAcknowledgementsSent += 1
         output.frames.append(makeFrame(nil))
     }
 
     // MARK: Sending
 
-    private func backedOffTimeout(_ transmissions: Int) -> Duration {
+    @inlinable func backedOffTimeout(_ transmissions: Int) -> Duration {
         var timeout = retransmissionTimeout
         for _ in 1..<max(1, transmissions) where timeout < configuration.maximumRetransmissionTimeout { timeout = timeout.scaled(2, 1) }
         return min(timeout, configuration.maximumRetransmissionTimeout)
     }
 
-    private mutating func transmitNew(_ payload: Payload, at now: Duration, into output: inout Output) {
+    @inlinable mutating func transmitNew(_ payload: Payload, at now: Duration, into output: inout Output) {
         if inFlightHead > 64, inFlightHead * 2 > inFlight.count {
             inFlight.removeFirst(inFlightHead)
             inFlightHead = 0
@@ -250,11 +258,11 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         let sequenceNumber = nextSequenceNumber
         nextSequenceNumber += 1
         inFlight.append(InFlight(payload: payload, lastSentAt: now, retransmitAt: now + retransmissionTimeout, transmissions: 1))
-        statistics.segmentsSent += 1
+        counters.segmentsSent += 1
         output.frames.append(makeFrame(.init(sequenceNumber: sequenceNumber, payload: payload)))
     }
 
-    private mutating func transmitBacklog(at now: Duration, into output: inout Output) {
+    @inlinable mutating func transmitBacklog(at now: Duration, into output: inout Output) {
         while backlogHead < backlog.count, inFlight.count - inFlightHead < configuration.sendWindow {
             let payload = backlog[backlogHead]
             backlogHead += 1
@@ -266,16 +274,16 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
         }
     }
 
-    private mutating func retransmit(at index: Int, now: Duration, into output: inout Output) {
+    @inlinable mutating func retransmit(at index: Int, now: Duration, into output: inout Output) {
         inFlight[index].transmissions += 1
         inFlight[index].lastSentAt = now
         inFlight[index].retransmitAt = now + backedOffTimeout(inFlight[index].transmissions)
-        statistics.segmentsRetransmitted += 1
+        counters.segmentsRetransmitted += 1
         let sequenceNumber = sendBase + UInt64(index - inFlightHead)
         output.frames.append(makeFrame(.init(sequenceNumber: sequenceNumber, payload: inFlight[index].payload)))
     }
 
-    private mutating func process(_ acknowledgement: ReliableAcknowledgement, at now: Duration, into output: inout Output) {
+    @inlinable mutating func process(_ acknowledgement: ReliableAcknowledgement, at now: Duration, into output: inout Output) {
         var newestSample: (sentAt: Duration, sequenceNumber: UInt64, roundTrip: Duration, isRetransmission: Bool)?
         func delivered(_ frame: InFlight, _ sequenceNumber: UInt64) {
             let roundTrip = now - frame.lastSentAt
@@ -320,7 +328,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     /// window has passed since it was sent; until then its timer is brought forward to that moment.
     /// The window is a quarter of the minimum round trip (RFC 8985 §6.2) plus twice the round-trip
     /// variation, so that jitter alone does not look like loss.
-    private mutating func detectLosses(at now: Duration, into output: inout Output) {
+    @inlinable mutating func detectLosses(at now: Duration, into output: inout Output) {
         guard let rackSentAt else { return }
         let reorderingWindow = (minimumRoundTrip ?? .zero).scaled(1, 4) + roundTripVariation.scaled(2, 1)
         for index in inFlightHead..<inFlight.count where !inFlight[index].isSelectivelyAcknowledged {
@@ -336,7 +344,7 @@ public struct ReliableChannel<Payload: Sendable>: Sendable {
     }
 
     /// RFC 6298 §2: SRTT, RTTVAR and RTO from one sample.
-    private mutating func updateRoundTrip(with sample: Duration) {
+    @inlinable mutating func updateRoundTrip(with sample: Duration) {
         minimumRoundTrip = min(minimumRoundTrip ?? sample, sample)
         if let smoothed = smoothedRoundTrip {
             let deviation = smoothed > sample ? smoothed - sample : sample - smoothed
