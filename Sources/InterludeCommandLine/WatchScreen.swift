@@ -108,15 +108,8 @@ package struct WatchScreen: Sendable {
         let dot = charset == .unicode ? " · " : " - "
         let noticeText = channels?.notice.map { Self.text(for: $0, separator: dot) } ?? notice.map(Self.text(for:))
         if let overlay = channels?.overlay {
-            var rows = Self.overlayLines(overlay, separator: dot) + [Line(text: noticeText ?? "", style: .notice)]
-            let help = Line(text: Self.overlayHelp(overlay, separator: dot), style: .dim)
-            if height > 1 {
-                rows = Array(rows.prefix(height - 1))
-                rows += Array(repeating: Line(text: "", style: .plain), count: height - 1 - rows.count)
-                rows.append(help)
-            } else {
-                rows = Array(rows.prefix(1))
-            }
+            let rows = Self.fitted(Self.overlayLines(overlay, separator: dot) + [Line(text: noticeText ?? "", style: .notice)],
+                                   help: Line(text: Self.overlayHelp(overlay, separator: dot), style: .dim), height: height)
             lines = rows.map { Line(text: String($0.text.prefix(width)), style: $0.style) }
             bar = nil
             return
@@ -148,13 +141,7 @@ package struct WatchScreen: Sendable {
             if let row = barPlacement?.row { barPlacement?.row = row - 1 }
         }
         rows += info.prefix(max(0, height - 1 - rows.count))
-        if height > 1 {
-            rows = Array(rows.prefix(height - 1))
-            rows += Array(repeating: Line(text: "", style: .plain), count: height - 1 - rows.count)
-            rows.append(help)
-        } else {
-            rows = Array(rows.prefix(1))
-        }
+        rows = Self.fitted(rows, help: help, height: height)
         if let row = barPlacement?.row, row >= rows.count { barPlacement = nil }
         lines = rows.map { Line(text: String($0.text.prefix(width)), style: $0.style) }
         bar = barPlacement
@@ -245,6 +232,14 @@ package struct WatchScreen: Sendable {
         case .skipped(let eventID):
             return "skipped \"\(eventID)\""
         }
+    }
+
+    /// `rows` cut or padded to `height`, the help on the last row (a one-row terminal shows the
+    /// first row only).
+    private static func fitted(_ rows: [Line], help: Line, height: Int) -> [Line] {
+        guard height > 1 else { return Array(rows.prefix(1)) }
+        let kept = Array(rows.prefix(height - 1))
+        return kept + Array(repeating: Line(text: "", style: .plain), count: height - 1 - kept.count) + [help]
     }
 
     /// The loading screen's or the prompt's lines, above the notice.
