@@ -63,9 +63,9 @@ enum WatchCommand: Subcommand {
             disconnected, reconnecting), your skew against where the group expects you and how many others
             there are; then whether the group is playing or paused, or whom it waits for and why (an ad, a
             seek, buffering). The keys act on the player as ever, and the group follows: an owner's or a
-            controller's space, arrows, [ ] and s are everyone's. A viewer's are refused by the server, which
-            the notice line says ('refused by the group: ...'), and the group puts the viewer back in step.
-            The notice line also tells who joins and leaves. q (or a signal) leaves the session, then gives the
+            controller's space, arrows, [ ] and s are everyone's. A viewer's are refused by the server (the
+            others play on), which the notice line says: 'refused by the group: ...'. The notice line also
+            tells who joins and leaves. q (or a signal) leaves the session, then gives the
             terminal back. Parental controls do not apply (the group chooses the item).
 
             Now playing: the player is published on the D-Bus session bus (DBUS_SESSION_BUS_ADDRESS) as the MPRIS
@@ -105,7 +105,7 @@ enum WatchCommand: Subcommand {
             "interlude watch --make-passcode-hash > passcode.hash                  # type the passcode, then Enter",
             "interlude watch --channels channels.tsv --max-rating PG-13 --passcode-file passcode.hash   # n and p switch; Charlie asks",
             "interlude watch --rating R --max-rating PG-13 --forbid http://127.0.0.1:8080/vod/movie/charlie/main.m3u8   # refused: exit 3",
-            "interlude serve --port 7400 &                                         # a group server, then a session of charlie's VOD:",
+            "interlude serve --port 7400 &                                         # a group server, then a session of the movie:",
             "interlude session create --server http://127.0.0.1:7400 --stream 'http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8'",
             "interlude join \"$OWNER_INVITATION\" --name alice &                    # the owner, headless",
             "interlude watch --join \"$VIEWER_INVITATION\" --name charlie           # charlie watches with the group, with charlie's ads",

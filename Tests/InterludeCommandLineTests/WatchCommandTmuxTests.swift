@@ -334,7 +334,7 @@ struct WatchCommandTmuxTests {
         return nil
     }
 
-    @Test("--join with a controller's invitation: in session with its role, playing (the time advances), paused when the headless owner pauses, space resumes the owner too, and q leaves the session")
+    @Test("--join with a controller's invitation: in session with its role, playing (the time advances), paused when the headless owner pauses, space resumes the owner too, and q leaves the session; then a viewer, whose space the server refuses with a notice while the owner plays on")
     func joinGroup() async throws {
         let rig = try WatchTmuxRig()
         try await rig.startAtPrompt()
@@ -394,6 +394,27 @@ struct WatchCommandTmuxTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(hasLeft(), "\(rig.participantLog("host"))")
+
+        // A viewer: in session as a viewer, with the group playing; its space is refused by the
+        // server, which the notice line says, and the owner plays on.
+        try rig.type("clear")
+        try rig.type("\(rig.interlude) watch --no-mpris --join '\(invitations.viewer)' --name viewer")
+        lines = try await rig.poll(timeout: .seconds(60)) { lines in
+            lines.contains { $0.contains("viewer (viewer) · in session") } && lines.contains("the group is playing") && lines.contains("playing · live")
+        }
+        #expect(lines.contains { $0.contains("viewer (viewer) · in session") }, "\(Self.shown(lines))")
+        try rig.press("Space")
+        lines = try await rig.poll(timeout: .seconds(20)) { $0.contains { $0.hasPrefix("refused by the group: ") } }
+        #expect(lines.contains { $0.hasPrefix("refused by the group: ") }, "\(Self.shown(lines))")
+        func ownerRates() -> [Double] { rig.participantTrace("host").compactMap { ($0["sample"] as? [String: Any])?["rate"] as? Double } }
+        let refusedAt = ownerRates().count
+        let playsOnBy = ContinuousClock.now + .seconds(20)
+        while ownerRates().count < refusedAt + 20, ContinuousClock.now < playsOnBy {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let after = ownerRates().dropFirst(refusedAt)
+        #expect(after.count >= 20 && after.allSatisfy { $0 == 1 }, "the owner did not play on after the viewer's refused pause: \(after)")
+        try await Self.quit(rig)
         rig.stopGroup()
         #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
     }
