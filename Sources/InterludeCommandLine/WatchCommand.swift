@@ -62,9 +62,10 @@ enum WatchCommand: Subcommand {
             state show the group: the session, your name and role, the connection (connecting, in session,
             disconnected, reconnecting), your skew against where the group expects you and how many others
             there are; then whether the group is playing or paused, or whom it waits for and why (an ad, a
-            seek, buffering). The keys act on the player as ever, and the group follows: an owner's or a
-            controller's space, arrows, [ ] and s are everyone's. A viewer's are refused by the server (the
-            others play on), which the notice line says: 'refused by the group: ...'. The notice line also
+            seek, buffering). The keys act on the player as ever, and the participant's coordinator carries
+            them to the group: an owner's or a controller's play, pause and seek are everyone's. A viewer's
+            are refused by the server (the others play on), and the notice line says so:
+            'refused by the group: ...'. The notice line also
             tells who joins and leaves. q (or a signal) leaves the session, then gives the
             terminal back. Parental controls do not apply (the group chooses the item).
 
