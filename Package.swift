@@ -212,7 +212,7 @@ let package = Package(
             name: "InterludeCommandLineTests",
             dependencies: [
                 "InterludeCommandLine", "HLSPlaylist", "HLSInterstitials", "MediaTime", "PlayerEngine", "PlayerInterface", "VirtualTime", "StreamOrigin",
-                "TestSupport",
+                "GroupCoordination", "GroupPlayback", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

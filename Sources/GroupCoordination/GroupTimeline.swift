@@ -38,6 +38,13 @@ public struct GroupTimeline: Sendable, Hashable {
         /// When the group stops waiting for it at the latest, if known (its wait limit, or its
         /// expected duration such as the rest of an ad).
         public var expectedEnd: Duration?
+
+        /// A blocker (for an app's tests of how it shows one).
+        public init(participant: CoordinatedPlaybackParticipant.ID, cause: WaitInterval.Cause, expectedEnd: Duration? = nil) {
+            self.participant = participant
+            self.cause = cause
+            self.expectedEnd = expectedEnd
+        }
     }
 
     /// A span of group time with one anchor.

@@ -35,17 +35,12 @@ enum JoinCommand: Subcommand {
         arguments: [
             .init(name: "invitation", help: "The invitation URL (http://HOST:PORT/join#TOKEN), or the bare token with --server."),
         ],
-        options: [
-            .init(long: "name", short: "n", valueName: "name", help: "The name the others see, and the {viewer} of the stream (default: the user name)."),
-            .init(long: "policy", short: nil, valueName: "policy", help: "default (ad watchers catch up) or waiting (the group waits for ads: Apple's waiting policy)."),
-            .init(long: "server", short: nil, valueName: "url", help: "The server's WebSocket URL, for a bare token (ws://HOST:PORT/group)."),
+        options: GroupJoinOptions.options + [
             .init(long: "trace", short: nil, valueName: "file", help: "Write events and position samples as JSON lines (- for stdout)."),
             .init(long: "duration", short: nil, valueName: "seconds", help: "Leave after this many seconds."),
             .init(long: "action", short: nil, valueName: "TIME:VERB[:ARG]",
                   help: "At TIME (seconds since the start), act as the user: \(PlayAction.grammar).", isRepeatable: true),
             .init(long: "clock-drift-ppm", short: nil, valueName: "ppm", help: "Run this player's clock fast (or slow, negative) by parts per million, as a real crystal may."),
-            .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for wss:// (a server's own)."),
-            .init(long: "insecure", short: nil, valueName: nil, help: "Accept a self-signed certificate for wss:// (tests only)."),
             .init(long: "quiet", short: "q", valueName: nil, help: "No terminal line."),
         ],
         examples: [
@@ -56,26 +51,9 @@ enum JoinCommand: Subcommand {
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
-        let invitation = arguments.positionals[0]
-        let token = SessionCommand.invitationToken(invitation)
-        let server = try arguments.value("server") ?? serverURL(fromInvitation: invitation)
-        let name = arguments.value("name") ?? ProcessInfo.processInfo.environment["USER"] ?? "viewer"
-        guard (1...64).contains(name.utf8.count), name.allSatisfy({ !$0.isNewline }) else {
-            throw UsageError(message: "--name must be 1 to 64 bytes on one line", command: spec)
-        }
-        var configuration = GroupSessionParticipant.Configuration(server: server, token: token, name: name) { welcome in
-            // Everyone plays the same item under its own URL (its own ads): the session's stream
-            // names it for the coordinator (Apple's identifierFor).
-            PlayerItem(url: welcome.stream.replacingOccurrences(of: "{viewer}", with: name), contentIdentifier: welcome.stream)
-        }
-        switch arguments.value("policy") ?? "default" {
-        case "default": break
-        case "waiting": configuration.suspensionReasonsThatTriggerWaiting = [.userIsChangingCurrentTime, .playingInterstitial, .stallRecovery]
-        case let other: throw UsageError(message: "--policy must be default or waiting, not '\(other)'", command: spec)
-        }
-        if server.hasPrefix("wss://") {
-            configuration.tls = WebSocketClient.TLS(trustedCertificatesPath: arguments.value("ca"), allowsSelfSignedCertificates: arguments.flag("insecure"))
-        }
+        let options = try GroupJoinOptions(invitation: arguments.positionals[0], arguments, command: spec)
+        let (server, name) = (options.server, options.name)
+        let configuration = options.makeConfiguration()
         let duration = try arguments.value("duration").map { value -> Duration in
             guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
                 throw UsageError(message: "--duration must be a number of seconds up to a day, not '\(value)'", command: spec)
@@ -117,7 +95,7 @@ enum JoinCommand: Subcommand {
                         switch event {
                         case .welcomed(let welcome, let isFirst):
                             if isFirst {
-                                io.writeError("join: in session \(welcome.session) as \(welcome.participant) (\(welcome.role.rawValue)); playing \(welcome.stream.replacingOccurrences(of: "{viewer}", with: name))\n")
+                                io.writeError("join: in session \(welcome.session) as \(welcome.participant) (\(welcome.role.rawValue)); playing \(options.streamURL(welcome))\n")
                                 player.play()
                             } else {
                                 io.writeError("\njoin: reconnected (version \(welcome.version))\n")
@@ -174,17 +152,6 @@ enum JoinCommand: Subcommand {
         case ended
         case timeUp
         case refused(SessionError)
-    }
-
-    /// `ws://HOST:PORT/group` from `http://HOST:PORT/join#TOKEN` (`wss` from `https`).
-    static func serverURL(fromInvitation invitation: String) throws -> String {
-        guard let hash = invitation.firstIndex(of: "#"), let url = URL(string: String(invitation[..<hash])),
-            let scheme = url.scheme, scheme == "http" || scheme == "https", let host = url.host
-        else {
-            throw UsageError(message: "the invitation must be an http://HOST:PORT/join#TOKEN URL, or give --server with a bare token", command: spec)
-        }
-        let authority = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme == "https" ? "wss" : "ws")://\(authority)\(url.port.map { ":\($0)" } ?? "")/group"
     }
 
     /// One terminal line: who, the group's state, whom it waits for, the skew.

@@ -2,7 +2,8 @@ import PlayerEngine
 import PlayerInterface
 
 /// What `interlude watch` plays: its one URL, or the channels of a channel file switched with `n`
-/// and `p` (or MPRIS Next and Previous), each item let through parental controls first.
+/// and `p` (or MPRIS Next and Previous), each item let through parental controls first; or, for a
+/// group participant (`--join`), the group's item, which the participant puts on the player.
 ///
 /// It drives two machines of the player layer and keeps them to their contracts:
 /// ``ChannelSwitchStateMachine`` for the switch (the list wraps; a request made while a channel
@@ -16,6 +17,10 @@ import PlayerInterface
 /// session (``Action/end(_:)``). A load is the player's item: it succeeded when the item is ready
 /// to play, and failed when the item failed; whatever the switch machine then settles on is put
 /// back on the player. The title shown and published is the channel playing.
+///
+/// A group participant's machine (``groupParticipant()``) loads nothing and rates nothing: the
+/// participant gives the player its item once the server admits it, and the machine only names it
+/// (``Input/groupItem(title:)``) and says that `n` and `p` have no list to switch.
 ///
 /// Pure: the shell feeds it the keys, the player's item and status, and the host time (a tick a
 /// few times a second serves the switch machine's timeout), and performs the actions it returns.
@@ -42,6 +47,8 @@ package struct WatchChannelsStateMachine: Sendable {
         case player(url: String?, ItemStatus)
         /// Host time passed.
         case tick
+        /// The group's item is on the player, under this title (a group participant's machine).
+        case groupItem(title: String)
     }
 
     /// What the shell must do.
@@ -97,6 +104,10 @@ package struct WatchChannelsStateMachine: Sendable {
     package let entries: [WatchChannelList.Entry]
     /// Whether the items are a channel list (`n` and `p` switch, a denial keeps the channel playing).
     package let isChannelList: Bool
+    /// Whether the group puts the item on the player (`watch --join`): nothing is loaded here.
+    package let isGroupParticipant: Bool
+    /// The title of the group's item, once the participant is admitted.
+    private var groupTitle: String?
     private var switcher: ChannelSwitchStateMachine
     private var parental: ParentalControlStateMachine
     /// The index of the entry on the player.
@@ -120,8 +131,22 @@ package struct WatchChannelsStateMachine: Sendable {
         precondition(!entries.isEmpty, "nothing to watch")
         self.entries = entries
         self.isChannelList = isChannelList
+        isGroupParticipant = false
         switcher = ChannelSwitchStateMachine(channels: entries.map(\.channel), loadTimeout: loadTimeout)
         parental = ParentalControlStateMachine(restrictions: restrictions)
+    }
+
+    /// A machine for a group participant: no items of its own, no restrictions.
+    package static func groupParticipant() -> WatchChannelsStateMachine {
+        WatchChannelsStateMachine(groupParticipant: ())
+    }
+
+    private init(groupParticipant: Void) {
+        entries = []
+        isChannelList = false
+        isGroupParticipant = true
+        switcher = ChannelSwitchStateMachine(channels: [])
+        parental = ParentalControlStateMachine(restrictions: ParentalRestrictions(maximumRating: nil, override: .forbidden))
     }
 
     /// The restrictions in force.
@@ -142,7 +167,7 @@ package struct WatchChannelsStateMachine: Sendable {
     package var currentIndex: Int? { isChannelList ? switcher.currentIndex : (isSinglePresented ? 0 : nil) }
 
     /// The title of what plays, `nil` when nothing does.
-    package var title: String? { currentIndex.map { entries[$0].channel.title } }
+    package var title: String? { isGroupParticipant ? groupTitle : currentIndex.map { entries[$0].channel.title } }
 
     /// The notice showing at `hostTime`, if any.
     package func notice(at hostTime: Duration) -> Notice? {
@@ -155,7 +180,7 @@ package struct WatchChannelsStateMachine: Sendable {
         var actions: [Action] = []
         switch input {
         case .start:
-            actions += authorize(0, now: now)
+            if !isGroupParticipant { actions += authorize(0, now: now) }
         case .nextChannel, .previousChannel:
             guard isChannelList else {
                 show(.noChannelList, at: now)
@@ -192,8 +217,12 @@ package struct WatchChannelsStateMachine: Sendable {
             }
         case .tick:
             follow(switcher.handle(.wake, at: now), now: now)
+        case .groupItem(let title):
+            guard isGroupParticipant, title != groupTitle else { break }
+            groupTitle = title
+            actions.append(.publish(NowPlayingInfo(title: title)))
         }
-        return actions + reconcile()
+        return isGroupParticipant ? actions : actions + reconcile()
     }
 
     /// Asks parental controls for the entry at `index`.

@@ -1,4 +1,6 @@
 import Foundation
+import GroupCoordination
+import GroupPlayback
 import MPRIS
 import NetworkIO
 import PlayerEngine
@@ -6,11 +8,12 @@ import PlayerInterface
 
 /// `interlude watch`: a terminal player in the spirit of mpv's, made of the player layer: the
 /// engine's ``Player`` on the host clock, a transport bar with the breaks on it, the break playing
-/// and its countdown, keys, an info panel, and now playing over MPRIS.
+/// and its countdown, keys, an info panel, and now playing over MPRIS; with `--join`, a
+/// participant of a watch-together group.
 enum WatchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "watch",
-        abstract: "Watch a stream or a list of live channels in the terminal: a transport bar with its breaks, keys, parental controls, and now playing over MPRIS.",
+        abstract: "Watch a stream, a list of live channels or a group's session in the terminal: a transport bar with its breaks, keys, parental controls, and now playing over MPRIS.",
         discussion: """
             Plays an HLS stream with Interlude's player, in real time, and shows it full screen in the terminal:
             the title; the transport bar over the integrated timeline (the timeline with the breaks in it), with
@@ -52,6 +55,20 @@ enum WatchCommand: Subcommand {
             hash (PBKDF2-HMAC-SHA256), never the passcode: make it with 'interlude watch --make-passcode-hash',
             which reads the passcode from standard input (without echoing it on a terminal).
 
+            Watching together: --join INVITATION takes part in a watch-together session (an invitation printed by
+            'interlude session create') instead of playing a URL, as 'interlude join' does, with the same --name,
+            --server, --policy, --ca and --insecure. The group's item plays (the session's stream, {viewer} in it
+            made --name, so each viewer gets their own ads), titled --title or the stream. Two lines under the
+            state show the group: the session, your name and role, the connection (connecting, in session,
+            disconnected, reconnecting), your skew against where the group expects you and how many others
+            there are; then whether the group is playing or paused, or whom it waits for and why (an ad, a
+            seek, buffering). The keys act on the player as ever, and the participant's coordinator carries
+            them to the group: an owner's or a controller's play, pause and seek are everyone's. A viewer's
+            are refused by the server (the others play on), and the notice line says so:
+            'refused by the group: ...'. The notice line also
+            tells who joins and leaves. q (or a signal) leaves the session, then gives the
+            terminal back. Parental controls do not apply (the group chooses the item).
+
             Now playing: the player is published on the D-Bus session bus (DBUS_SESSION_BUS_ADDRESS) as the MPRIS
             media player org.mpris.MediaPlayer2.interlude, for media keys, desktop widgets and playerctl, titled
             --title or the channel's title; when no bus can be reached it says so and plays on. --no-mpris leaves
@@ -62,11 +79,12 @@ enum WatchCommand: Subcommand {
             without one.
 
             Exit status: 0 when you quit, the item ends or a signal stops it; 1 when playback of the URL fails
-            (with the error on standard error) or there is no terminal; 2 when there is nothing playable at the
+            (with the error on standard error), the group server refuses the invitation for good, or there is no
+            terminal; 2 when there is nothing playable at the
             location, or the channel file or passcode file is malformed; 3 when parental controls refuse the URL;
             64 for bad usage.
             """,
-        arguments: [.init(name: "url-or-file", help: "The stream: an http:// or https:// URL, a file:// URL, or a playlist file path (or --channels).",
+        arguments: [.init(name: "url-or-file", help: "The stream: an http:// or https:// URL, a file:// URL, or a playlist file path (or --channels, or --join).",
                           isOptional: true)],
         options: [
             .init(long: "title", short: nil, valueName: "TITLE", help: "The title shown and published (default: the URL)."),
@@ -77,7 +95,8 @@ enum WatchCommand: Subcommand {
             .init(long: "forbid", short: nil, valueName: nil, help: "Refuse what is rated above --max-rating, without a prompt."),
             .init(long: "make-passcode-hash", short: nil, valueName: nil, help: "Read a passcode from standard input, write its salted hash for --passcode-file, and exit."),
             .init(long: "no-mpris", short: nil, valueName: nil, help: "Do not publish the player on the session bus."),
-        ],
+            .init(long: "join", short: nil, valueName: "INVITATION", help: "Take part in a watch-together session: its invitation URL (or token, with --server)."),
+        ] + GroupJoinOptions.options,
         examples: [
             "interlude origin &                                                    # the project's origin, then",
             "interlude watch http://127.0.0.1:8080/vod/movie/charlie/main.m3u8     # charlie's VOD: two ads at each break",
@@ -87,6 +106,10 @@ enum WatchCommand: Subcommand {
             "interlude watch --make-passcode-hash > passcode.hash                  # type the passcode, then Enter",
             "interlude watch --channels channels.tsv --max-rating PG-13 --passcode-file passcode.hash   # n and p switch; Charlie asks",
             "interlude watch --rating R --max-rating PG-13 --forbid http://127.0.0.1:8080/vod/movie/charlie/main.m3u8   # refused: exit 3",
+            "interlude serve --port 7400 &                                         # a group server, then a session of the movie:",
+            "interlude session create --server http://127.0.0.1:7400 --stream 'http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8'",
+            "interlude join \"$OWNER_INVITATION\" --name alice &                    # the owner, headless",
+            "interlude watch --join \"$VIEWER_INVITATION\" --name charlie           # charlie watches with the group, with charlie's ads",
         ]
     )
 
@@ -98,16 +121,23 @@ enum WatchCommand: Subcommand {
             throw CommandFailure(message: "interlude watch draws on a terminal, and standard input or output is not one; 'interlude play' plays without one")
         }
         let player = Player(clock: ContinuousClock(), loader: HTTPResourceLoader())
-        let session = try WatchSession(player: player, channels: channels)
+        let participant = options.group.map { GroupSessionParticipant(player: player, clock: ContinuousClock(), configuration: $0.makeConfiguration()) }
+        let session = try WatchSession(player: player, channels: channels, group: participant.map { participant in
+            (participant, WatchGroupStateMachine(name: participant.configuration.link.name, title: options.title))
+        })
+        // Subscribed before the participant runs, so that its welcome is not missed.
+        let groupEvents = participant?.events()
         var service: MPRISService?
         if options.isMPRIS {
             do {
-                let first = channels.entries[0]
+                // A group's item is named once the participant is admitted.
+                let info = channels.entries.first.map { NowPlayingInfo(title: $0.channel.title, contentRating: $0.rating) }
+                    ?? NowPlayingInfo(title: options.title ?? "Joining the session")
                 let handlers = channels.isChannelList
                     ? MPRISService.Handlers(next: { session.requestChannel(.nextChannel) }, previous: { session.requestChannel(.previousChannel) },
                                             quit: session.interrupt)
                     : MPRISService.Handlers(quit: session.interrupt)
-                let published = try MPRISService(player: player, info: NowPlayingInfo(title: first.channel.title, contentRating: first.rating),
+                let published = try MPRISService(player: player, info: info,
                                                  handlers: handlers)
                 session.publishNowPlaying(to: published.setInfo)
                 service = published
@@ -130,10 +160,22 @@ enum WatchCommand: Subcommand {
                         return nil
                     }
                 }
+                if let participant, let groupEvents {
+                    group.addTask {
+                        await participant.run()
+                        return nil
+                    }
+                    group.addTask {
+                        for await event in groupEvents { session.groupEvent(event) }
+                        return nil
+                    }
+                }
                 // Curses blocks its thread: the terminal gets one of its own.
                 let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WatchSession.Ending, any Error>, Never>) in
                     Thread.detachNewThread { continuation.resume(returning: Result { try session.run() }) }
                 }
+                // q, a signal or the end: leave the group for good (the terminal is back already).
+                participant?.leave()
                 group.cancelAll()
                 var busFailure: String?
                 for await failure in group where failure != nil { busFailure = failure }
@@ -146,6 +188,12 @@ enum WatchCommand: Subcommand {
         }
         let ending = try outcome.get()
         switch ending {
+        case .groupStopped(let error):
+            io.writeError("error: the group server refused: " + TerminalText.escaped("\(error.code): \(error.message)") + "\n")
+            return 1
+        case .failed(let error) where channels.isGroupParticipant:
+            io.writeError("error: cannot play the group's item: " + TerminalText.escaped(error.description, keepingNewlines: true) + "\n")
+            return 1
         case .failed(let error):
             let url = channels.entries[0].channel.url
             let reason = error.url == nil || error.url == url ? error.message : error.description
@@ -213,6 +261,8 @@ enum WatchCommand: Subcommand {
         var passcodePath: String?
         var isForbidding: Bool
         var isMakingPasscodeHash: Bool
+        /// How to take part in a group, with `--join`.
+        var group: GroupJoinOptions?
 
         init(_ arguments: ParsedArguments) throws {
             location = arguments.positionals.first
@@ -237,13 +287,25 @@ enum WatchCommand: Subcommand {
                 return
             }
             if let title, title.isEmpty { throw usage("--title must not be empty") }
-            switch (location, channelsPath) {
-            case (nil, nil): throw usage("missing argument <url-or-file>, or --channels FILE")
-            case (.some, .some): throw usage("give a URL or --channels FILE, not both")
-            case (nil, .some):
+            let invitation = arguments.value("join")
+            switch [location != nil, channelsPath != nil, invitation != nil].filter({ $0 }).count {
+            case 0: throw usage("missing argument <url-or-file>, or --channels FILE, or --join INVITATION")
+            case 1: break
+            default: throw usage("give one of a URL, --channels FILE and --join INVITATION")
+            }
+            if channelsPath != nil {
                 if title != nil { throw usage("--title names the one URL; a channel file names its channels") }
                 if rating != nil { throw usage("--rating rates the one URL; a channel file rates its channels") }
-            case (.some, nil): break
+            }
+            if let invitation {
+                if rating != nil || maximumRating != nil || passcodePath != nil || isForbidding {
+                    throw usage("parental controls rate what watch loads itself; with --join the group chooses the item")
+                }
+                group = try GroupJoinOptions(invitation: invitation, arguments, command: spec)
+                return
+            }
+            if let option = GroupJoinOptions.options.first(where: { arguments.flag($0.long) || arguments.value($0.long) != nil }) {
+                throw usage("--\(option.long) takes part in a group: give --join INVITATION")
             }
             if isForbidding, passcodePath != nil { throw usage("--forbid and --passcode-file exclude each other: forbid, or ask for the passcode") }
             if maximumRating != nil, !isForbidding, passcodePath == nil {
@@ -257,6 +319,7 @@ enum WatchCommand: Subcommand {
         /// What to play and under which restrictions: the channel file read and checked, the
         /// passcode hash read.
         func makeChannels() throws -> WatchChannelsStateMachine {
+            if group != nil { return .groupParticipant() }
             var override = ParentalRestrictions.Override.forbidden
             if let passcodePath { override = .passcode(try Self.readPasscodeHash(passcodePath)) }
             let restrictions = ParentalRestrictions(maximumRating: maximumRating, override: override)

@@ -1,6 +1,8 @@
 import Foundation
+import GroupCoordination
 import HLSInterstitials
 import MediaTime
+import NetworkIO
 import PlayerEngine
 import PlayerInterface
 
@@ -25,6 +27,13 @@ import PlayerInterface
 /// break's span, `|` the playhead, `=` played, `-` ahead); times are ``TimeFormat``'s. With the
 /// info panel open, the variant, the position, what is buffered and the break schedule follow
 /// the notice line.
+///
+/// A group participant (`watch --join`) gets two lines under the status: who it is in which
+/// session and how it is connected, with its skew; then what the group does, and whom it waits
+/// for when it waits.
+///
+///     session 5f2c · bob (controller) · in session · skew +1.3 ms · 1 other
+///     the group waits for charlie (in an ad)
 package struct WatchScreen: Sendable {
     /// How a line is painted.
     package enum Style: Sendable, Hashable {
@@ -79,6 +88,68 @@ package struct WatchScreen: Sendable {
         }
     }
 
+    /// What a group participant adds (``WatchGroupStateMachine``, read from the participant).
+    package struct Group: Sendable, Hashable {
+        /// How the participant is connected to the group server.
+        package enum Connection: Sendable, Hashable {
+            /// Not yet admitted.
+            case connecting
+            /// Admitted: commands flow.
+            case inSession
+            /// Admitted before, and the connection dropped: it is being made again.
+            case reconnecting
+            /// Refused for good.
+            case stopped
+        }
+
+        /// What the group does.
+        package enum Status: Sendable, Hashable {
+            case playing
+            case paused
+            /// The group holds until these are ready.
+            case waiting(for: [Blocker])
+        }
+
+        /// Someone the group waits for, and why.
+        package struct Blocker: Sendable, Hashable {
+            package var name: String
+            package var cause: WaitInterval.Cause
+
+            package init(name: String, cause: WaitInterval.Cause) {
+                self.name = name
+                self.cause = cause
+            }
+        }
+
+        /// The session's identifier, once admitted.
+        package var session: String?
+        /// This participant's name.
+        package var name: String
+        /// Its role, once admitted.
+        package var role: SessionRole?
+        package var connection: Connection
+        /// What the group does, once the coordinator knows.
+        package var status: Status?
+        /// This player's primary time less where the group expects it (positive: ahead).
+        package var skew: Duration?
+        /// How many others the coordinator knows.
+        package var others: Int
+        /// The group's notice; it shows instead of the others.
+        package var notice: WatchGroupStateMachine.Notice?
+
+        package init(session: String?, name: String, role: SessionRole?, connection: Connection, status: Status?, skew: Duration?, others: Int,
+                     notice: WatchGroupStateMachine.Notice? = nil) {
+            self.session = session
+            self.name = name
+            self.role = role
+            self.connection = connection
+            self.status = status
+            self.skew = skew
+            self.others = others
+            self.notice = notice
+        }
+    }
+
     /// A screen that replaces the player's.
     package enum Overlay: Sendable, Hashable {
         /// A channel loading: `Loading channel 2 of 3: Sports`.
@@ -102,11 +173,11 @@ package struct WatchScreen: Sendable {
     ///
     /// - Complexity: O(width + segments + breaks).
     package init(state: PlayerState, title: String, isInfoShown: Bool, notice: WatchControlStateMachine.Notice?, details: Details = Details(),
-         width: Int, height: Int, charset: Charset = .unicode, channels: Channels? = nil) {
+         width: Int, height: Int, charset: Charset = .unicode, channels: Channels? = nil, group: Group? = nil) {
         let width = max(width, 1)
         let height = max(height, 1)
         let dot = charset == .unicode ? " · " : " - "
-        let noticeText = channels?.notice.map { Self.text(for: $0, separator: dot) } ?? notice.map(Self.text(for:))
+        let noticeText = group?.notice.map(Self.text(for:)) ?? channels?.notice.map { Self.text(for: $0, separator: dot) } ?? notice.map(Self.text(for:))
         if let overlay = channels?.overlay {
             let rows = Self.fitted(Self.overlayLines(overlay, separator: dot) + [Line(text: noticeText ?? "", style: .notice)],
                                    help: Line(text: Self.overlayHelp(overlay, separator: dot), style: .dim), height: height)
@@ -129,6 +200,10 @@ package struct WatchScreen: Sendable {
         }
         top.append(Line(text: Self.breakLine(state, transportBar, separator: dot), style: .emphasis))
         top.append(Line(text: Self.statusLine(state, separator: dot), style: .plain))
+        if let group {
+            top.append(Line(text: Self.groupLine(group, separator: dot), style: .plain))
+            top.append(Line(text: Self.groupStatusLine(group), style: .plain))
+        }
         top.append(Line(text: noticeText ?? "", style: .notice))
         let info = isInfoShown ? [Line(text: "", style: .plain)] + Self.infoLines(state, details, charset: charset) : []
         let help = Line(text: Self.help(charset, separator: dot, hasChannels: channels?.isChannelList == true), style: .dim)
@@ -210,6 +285,67 @@ package struct WatchScreen: Sendable {
 
     static func rateText(_ rate: Double) -> String {
         (rate.rounded() == rate ? String(Int(rate)) : String(rate)) + "×"
+    }
+
+    /// `session 5f2c · bob (controller) · in session · skew +1.3 ms · 1 other`.
+    static func groupLine(_ group: Group, separator: String) -> String {
+        let who = TerminalText.escaped(group.name) + (group.role.map { " (\($0.rawValue))" } ?? "")
+        guard let session = group.session else { return "connecting to the group as \(who)…" }
+        var parts = ["session \(TerminalText.escaped(session))", who]
+        switch group.connection {
+        case .connecting: parts.append("connecting")
+        case .inSession: parts.append("in session")
+        case .reconnecting: parts.append("disconnected, reconnecting")
+        case .stopped: parts.append("stopped")
+        }
+        if let skew = group.skew {
+            parts.append(String(format: "skew %+.1f ms", skew / .milliseconds(1)))
+        }
+        parts.append("\(group.others) \(group.others == 1 ? "other" : "others")")
+        return parts.joined(separator: separator)
+    }
+
+    /// `the group is playing`, `the group is paused`, `the group waits for charlie (in an ad)`.
+    static func groupStatusLine(_ group: Group) -> String {
+        switch group.status {
+        case nil: return ""
+        case .playing: return "the group is playing"
+        case .paused: return "the group is paused"
+        case .waiting(let blockers):
+            guard !blockers.isEmpty else { return "the group waits" }
+            let names = blockers.map { blocker -> String in
+                let why = switch blocker.cause {
+                case .notReady: "not ready"
+                case .suspension(.playingInterstitial): "in an ad"
+                case .suspension(.userIsChangingCurrentTime): "seeking"
+                case .suspension(.stallRecovery): "buffering"
+                case .suspension(let reason): reason.rawValue
+                }
+                return "\(TerminalText.escaped(blocker.name)) (\(TerminalText.escaped(why)))"
+            }
+            return "the group waits for " + names.joined(separator: ", ")
+        }
+    }
+
+    /// A notice of the group's in words.
+    package static func text(for notice: WatchGroupStateMachine.Notice) -> String {
+        switch notice {
+        case .refused(let error):
+            let message = TerminalText.escaped(error.message)
+            return error.code == .forbidden ? "refused by the group: \(message)" : "the server refused: \(TerminalText.escaped(error.code.rawValue)): \(message)"
+        case .presence(let name, let role, let state):
+            let what = switch state {
+            case .joined: "joined"
+            case .left: "left"
+            case .lost: "was lost"
+            case .returned: "is back"
+            }
+            return "\(TerminalText.escaped(name)) (\(role.rawValue)) \(what)"
+        case .disconnected(let reason):
+            return "disconnected (\(TerminalText.escaped(reason))); reconnecting"
+        case .reconnected:
+            return "back in the session"
+        }
     }
 
     /// A notice in words.

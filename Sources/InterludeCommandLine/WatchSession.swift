@@ -1,4 +1,6 @@
 import Glibc
+import GroupCoordination
+import GroupPlayback
 import PlayerEngine
 import PlayerInterface
 import Synchronization
@@ -11,6 +13,12 @@ import Synchronization
 /// refused by parental controls (a single URL), the terminal goes away, or ``interrupt()`` is
 /// called (a signal, a client's Quit). A client's Next and Previous reach it through
 /// ``requestChannel(_:)``.
+///
+/// As a group participant (`--join`) it also runs a ``WatchGroupStateMachine`` over the
+/// participant's events (``groupEvent(_:)``), plays the group's item once admitted, shows the
+/// group line from what the participant reads, and ends when the server refuses the participant
+/// for good. The keys act on the player as ever: the participant's coordinator, which observes
+/// the player, makes them the group's.
 final class WatchSession: Sendable {
     /// How a run ended.
     enum Ending: Sendable, Hashable {
@@ -26,6 +34,8 @@ final class WatchSession: Sendable {
         case failed(PlayerError)
         /// Parental controls refused the item.
         case denied(ParentalControlStateMachine.Denial)
+        /// The group server refused the participant for good.
+        case groupStopped(SessionError)
     }
 
     /// How often the screen is painted when nothing happens (the countdown moves on).
@@ -39,14 +49,26 @@ final class WatchSession: Sendable {
     /// Requests from other threads (MPRIS Next and Previous), taken by ``run()``.
     private let inbox = Mutex<[WatchChannelsStateMachine.Input]>([])
     private let publisher = Mutex<(@Sendable (NowPlayingInfo) -> Void)?>(nil)
+    /// The group participant and what the session makes of its events, with `--join`.
+    private let group: (participant: GroupSessionParticipant, machine: WatchGroupStateMachine)?
+    /// The participant's events, taken by ``run()``.
+    private let groupInbox = Mutex<[GroupSessionParticipant.Event]>([])
 
     /// A session showing `player`, playing what `channels` decides.
     ///
     /// - Throws: when no pipe can be made (out of file descriptors).
-    init(player: Player, channels: WatchChannelsStateMachine) throws {
+    init(player: Player, channels: WatchChannelsStateMachine, group: (participant: GroupSessionParticipant, machine: WatchGroupStateMachine)? = nil) throws {
+        precondition(channels.isGroupParticipant == (group != nil), "a group participant's session needs the group participant's channels")
         self.player = player
         self.channels = channels
+        self.group = group
         wake = try WakeUpPipe()
+    }
+
+    /// Hands ``run()`` one of the group participant's events (from another task).
+    func groupEvent(_ event: GroupSessionParticipant.Event) {
+        groupInbox.withLock { $0.append(event) }
+        wake.signal()
     }
 
     /// Where now-playing information goes each time what plays changes (MPRIS); set before
@@ -79,6 +101,7 @@ final class WatchSession: Sendable {
         defer { terminal.close() }
         var controls = WatchControlStateMachine()
         var channels = self.channels
+        var groupMachine = group?.machine
         var nextTick = ContinuousClock.now
 
         /// Performs the channels' actions; the ending, if one of them ends the session.
@@ -107,6 +130,18 @@ final class WatchSession: Sendable {
             for input in inbox.withLock({ inputs in defer { inputs = [] }; return inputs }) {
                 if let ending = perform(channels.handle(input, at: player.hostTime)) { return ending }
             }
+            for event in groupInbox.withLock({ events in defer { events = [] }; return events }) {
+                for action in groupMachine?.handle(event, at: player.hostTime) ?? [] {
+                    switch action {
+                    case .play(let title):
+                        // The participant has put the group's item on the player.
+                        player.play()
+                        if let ending = perform(channels.handle(.groupItem(title: title), at: player.hostTime)) { return ending }
+                    case .end(let error):
+                        return .groupStopped(error)
+                    }
+                }
+            }
             var state = player.state
             if let ending = perform(channels.handle(.player(url: state.item?.url, state.itemStatus), at: state.hostTime)
                                     + channels.handle(.tick, at: state.hostTime)) {
@@ -125,9 +160,15 @@ final class WatchSession: Sendable {
             let overlay: WatchScreen.Overlay? = channels.passcodePrompt.map { .passcode($0) }
                 ?? (channels.isChannelList ? channels.loadingScreen.map { .loading($0) } : nil)
             let extras = WatchScreen.Channels(overlay: overlay, notice: channels.notice(at: state.hostTime), isChannelList: channels.isChannelList)
-            terminal.paint(WatchScreen(state: state, title: channels.title ?? "No channel playing", isInfoShown: controls.isInfoShown,
+            // The participant's readings take its lock, one after another; none is held here.
+            let groupLine = group.flatMap { group in
+                groupMachine?.groupLine(phase: group.participant.phase, status: group.participant.groupStatus, skew: group.participant.skew,
+                                        others: group.participant.otherParticipants.count, at: state.hostTime)
+            }
+            let title = channels.title ?? (channels.isGroupParticipant ? "Joining the session" : "No channel playing")
+            terminal.paint(WatchScreen(state: state, title: title, isInfoShown: controls.isInfoShown,
                                        notice: controls.notice(at: state.hostTime), details: details, width: size.width, height: size.height,
-                                       charset: terminal.charset, channels: extras))
+                                       charset: terminal.charset, channels: extras, group: groupLine))
 
             let now = ContinuousClock.now
             if !(now < nextTick) { nextTick = now + Self.tick }

@@ -210,6 +210,25 @@ struct WatchChannelsStateMachineTests {
         for _ in 0..<100 { _ = machine.handle(.passcodeCharacter("7"), at: .seconds(2)) }
         #expect(machine.passcodePrompt?.typedCount == Machine.maximumPasscodeLength)
     }
+
+    @Test("a group participant's machine loads nothing (the participant sets the item): it names the group's item once told, publishes it once, and n has no list")
+    func groupParticipant() {
+        var machine = Machine.groupParticipant()
+        #expect(machine.isGroupParticipant && !machine.isChannelList)
+        #expect(machine.handle(.start, at: .zero) == [])
+        #expect(machine.title == nil)
+        #expect(machine.handle(.player(url: nil, .unknown), at: .seconds(1)) == [])
+        #expect(machine.handle(.groupItem(title: "Group news"), at: .seconds(2)) == [.publish(NowPlayingInfo(title: "Group news"))])
+        #expect(machine.title == "Group news")
+        #expect(machine.handle(.groupItem(title: "Group news"), at: .seconds(2)) == [], "published once")
+        #expect(machine.handle(.player(url: "http://127.0.0.1/live/news/bob/main.m3u8", .readyToPlay), at: .seconds(3)) == [])
+        #expect(machine.handle(.tick, at: .seconds(30)) == [])
+        #expect(machine.handle(.nextChannel, at: .seconds(31)) == [])
+        #expect(machine.notice(at: .seconds(31)) == .noChannelList)
+        #expect(machine.handle(.unlock, at: .seconds(32)) == [])
+        #expect(machine.notice(at: .seconds(32)) == .nothingToUnlock)
+        #expect(!machine.isPrompting && machine.loadingScreen == nil)
+    }
 }
 
 /// What the keys mean, with and without the passcode prompt.

@@ -323,4 +323,99 @@ struct WatchCommandTmuxTests {
         try await Self.quit(rig)
         #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
     }
+
+    /// The primary time from the info panel's position row (`position  primary 10:12.3, …`, with
+    /// hours when there are any), in seconds.
+    static func primaryTime(_ lines: [String]) -> Double? {
+        for line in lines {
+            guard let match = line.firstMatch(of: /^position +primary ([\d:]+\.\d)/) else { continue }
+            return match.1.split(separator: ":").reduce(0.0) { $0 * 60 + (Double($1) ?? .nan) }
+        }
+        return nil
+    }
+
+    @Test("--join with a controller's invitation: in session with its role, playing (the time advances), paused when the headless owner pauses, space resumes the owner too, and q leaves the session; then a viewer, whose space the server refuses with a notice while the owner plays on")
+    func joinGroup() async throws {
+        let rig = try WatchTmuxRig()
+        try await rig.startAtPrompt()
+        try rig.startGroupServer()
+        let invitations = try rig.createSession(stream: "live/news/{viewer}/main.m3u8")
+
+        // The controller watches first: alone in the session, its play starts the group.
+        try rig.type("\(rig.interlude) watch --no-mpris --join '\(invitations.controller)' --name viewer --title 'Group news'")
+        var lines = try await rig.poll(timeout: .seconds(60)) { lines in
+            lines.contains { $0.contains("viewer (controller) · in session") } && lines.contains("playing · live")
+        }
+        #expect(lines.first == "Group news", "\(Self.shown(lines))")
+        #expect(lines.contains { $0.hasPrefix("session ") && $0.contains("viewer (controller) · in session") }, "\(Self.shown(lines))")
+        #expect(lines.contains("playing · live"), "\(Self.shown(lines))")
+
+        // It plays: the primary time on the info panel advances.
+        try rig.press("i")
+        lines = try await rig.poll(timeout: .seconds(10)) { Self.primaryTime($0) != nil }
+        let first = try #require(Self.primaryTime(lines), "no position on the info panel:\n\(Self.shown(lines))")
+        lines = try await rig.poll(timeout: .seconds(10)) { (Self.primaryTime($0) ?? 0) >= first + 1 }
+        #expect((Self.primaryTime(lines) ?? 0) >= first + 1, "the time did not advance from \(first):\n\(Self.shown(lines))")
+
+        // The owner joins, headless, and pauses 5 s after its item is coordinated: the watch
+        // screen follows.
+        try rig.join(invitations.owner, name: "host", actions: ["5:pause"])
+        lines = try await rig.poll(timeout: .seconds(60)) { lines in
+            lines.contains { $0.hasPrefix("paused") } && lines.contains("the group is paused")
+        }
+        #expect(lines.contains { $0.hasPrefix("paused") }, "\(Self.shown(lines))\n\(rig.participantLog("host"))")
+        #expect(lines.contains("the group is paused"), "\(Self.shown(lines))")
+        #expect(lines.contains { $0.contains("· 1 other") }, "\(Self.shown(lines))")
+        let pausedAt = Self.primaryTime(lines)
+
+        // Space in watch (a controller's play) is the group's: the owner plays again.
+        try rig.press("Space")
+        lines = try await rig.poll(timeout: .seconds(20)) { lines in
+            lines.contains("playing · live") && lines.contains("the group is playing") && (Self.primaryTime(lines) ?? 0) > (pausedAt ?? .infinity)
+        }
+        #expect(lines.contains("the group is playing"), "\(Self.shown(lines))")
+        #expect((Self.primaryTime(lines) ?? 0) > (pausedAt ?? .infinity), "\(Self.shown(lines))")
+        let deadline = ContinuousClock.now + .seconds(20)
+        var ownerResumed = false
+        while !ownerResumed, ContinuousClock.now < deadline {
+            // The owner's samples: paused (rate 0) after its action, then playing (rate 1).
+            let rates = rig.participantTrace("host").compactMap { ($0["sample"] as? [String: Any])?["rate"] as? Double }
+            if let paused = rates.firstIndex(of: 0) { ownerResumed = rates[paused...].contains(1) }
+            if !ownerResumed { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ownerResumed, "the owner did not play again after the space: \(rig.participantLog("host"))")
+
+        // q leaves the session for good (the owner hears so) and gives the shell back.
+        try await Self.quit(rig)
+        // The owner's log names who left: `join: viewer (p1, controller) left`.
+        func hasLeft() -> Bool { rig.participantLog("host").contains(/join: viewer \(p\d+, controller\) left/) }
+        let leftBy = ContinuousClock.now + .seconds(20)
+        while !hasLeft(), ContinuousClock.now < leftBy {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(hasLeft(), "\(rig.participantLog("host"))")
+
+        // A viewer: in session as a viewer, with the group playing; its space is refused by the
+        // server, which the notice line says, and the owner plays on.
+        try rig.type("clear")
+        try rig.type("\(rig.interlude) watch --no-mpris --join '\(invitations.viewer)' --name viewer")
+        lines = try await rig.poll(timeout: .seconds(60)) { lines in
+            lines.contains { $0.contains("viewer (viewer) · in session") } && lines.contains("the group is playing") && lines.contains("playing · live")
+        }
+        #expect(lines.contains { $0.contains("viewer (viewer) · in session") }, "\(Self.shown(lines))")
+        try rig.press("Space")
+        lines = try await rig.poll(timeout: .seconds(20)) { $0.contains { $0.hasPrefix("refused by the group: ") } }
+        #expect(lines.contains { $0.hasPrefix("refused by the group: ") }, "\(Self.shown(lines))")
+        func ownerRates() -> [Double] { rig.participantTrace("host").compactMap { ($0["sample"] as? [String: Any])?["rate"] as? Double } }
+        let refusedAt = ownerRates().count
+        let playsOnBy = ContinuousClock.now + .seconds(20)
+        while ownerRates().count < refusedAt + 20, ContinuousClock.now < playsOnBy {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let after = ownerRates().dropFirst(refusedAt)
+        #expect(after.count >= 20 && after.allSatisfy { $0 == 1 }, "the owner did not play on after the viewer's refused pause: \(after)")
+        try await Self.quit(rig)
+        rig.stopGroup()
+        #expect(rig.stopTerminal(), "the tmux server outlived kill-server")
+    }
 }

@@ -1,3 +1,4 @@
+import GroupCoordination
 import HLSInterstitials
 import HLSPlaylist
 import InterludeCommandLine
@@ -249,3 +250,84 @@ struct WatchScreenTests {
     }
 }
 
+
+/// The group participant's lines (`watch --join`).
+@Suite("WatchScreen's group line")
+struct WatchScreenGroupTests {
+    typealias Fixture = WatchFixture
+    typealias Group = WatchScreen.Group
+
+    static let inSession = Group(session: "s-42", name: "bob", role: .controller, connection: .inSession, status: .playing,
+                                 skew: .microseconds(1_300), others: 1)
+
+    @Test("under the status: the session, the name and role, in session, the skew and the others; then what the group does")
+    func inSession() throws {
+        let live = try Fixture.state(at: .primary(Fixture.time("630")), live: true)
+        let screen = WatchScreen(state: live, title: "News", isInfoShown: false, notice: nil, width: 100, height: 14, group: Self.inSession)
+        #expect(screen.lines[5].text == "playing · live")
+        #expect(screen.lines[6].text == "session s-42 · bob (controller) · in session · skew +1.3 ms · 1 other")
+        #expect(screen.lines[7].text == "the group is playing")
+        #expect(screen.lines[8].style == .notice)
+        #expect(screen.lines[13].text.hasPrefix("space play/pause"), "the help stays on the last row")
+        let ascii = WatchScreen(state: live, title: "News", isInfoShown: false, notice: nil, width: 100, height: 14, charset: .ascii, group: Self.inSession)
+        #expect(ascii.lines[6].text == "session s-42 - bob (controller) - in session - skew +1.3 ms - 1 other")
+    }
+
+    @Test("before the welcome it says it connects; after a drop, that it reconnects; a paused group says so, and the skew may be behind")
+    func connection() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")), rate: 0)
+        func lines(_ group: Group) -> [String] {
+            WatchScreen(state: state, title: "t", isInfoShown: false, notice: nil, width: 100, height: 14, group: group).lines.map(\.text)
+        }
+        let connecting = Group(session: nil, name: "bob", role: nil, connection: .connecting, status: nil, skew: nil, others: 0)
+        #expect(lines(connecting)[6] == "connecting to the group as bob…")
+        #expect(lines(connecting)[7] == "")
+        var dropped = Self.inSession
+        dropped.connection = .reconnecting
+        dropped.status = .paused
+        dropped.skew = .milliseconds(-40)
+        dropped.others = 2
+        #expect(lines(dropped)[6] == "session s-42 · bob (controller) · disconnected, reconnecting · skew -40.0 ms · 2 others")
+        #expect(lines(dropped)[7] == "the group is paused")
+    }
+
+    @Test("when the group waits, whom for and why: an ad, a seek, buffering, not ready")
+    func waiting() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")), status: .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback))
+        var group = Self.inSession
+        group.status = .waiting(for: [
+            .init(name: "charlie", cause: .suspension(.playingInterstitial)), .init(name: "alice", cause: .suspension(.userIsChangingCurrentTime)),
+            .init(name: "dana", cause: .suspension(.stallRecovery)), .init(name: "erin", cause: .notReady),
+        ])
+        let screen = WatchScreen(state: state, title: "t", isInfoShown: false, notice: nil, width: 120, height: 14, group: group)
+        #expect(screen.lines[5].text == "waiting for the group")
+        #expect(screen.lines[7].text == "the group waits for charlie (in an ad), alice (seeking), dana (buffering), erin (not ready)")
+    }
+
+    @Test("the group's notice shows instead of the keys' one: a viewer's refused command says so")
+    func refusedNotice() throws {
+        let state = try Fixture.state(at: .primary(Fixture.time("12")))
+        var group = Self.inSession
+        group.role = .viewer
+        group.notice = .refused(SessionError(code: .forbidden, message: "viewers cannot pause"))
+        let screen = WatchScreen(state: state, title: "t", isInfoShown: false, notice: .seeking(to: Fixture.time("17")), width: 100, height: 14, group: group)
+        #expect(screen.lines[8].text == "refused by the group: viewers cannot pause")
+        #expect(screen.lines[8].style == .notice)
+        let plain = WatchScreen(state: state, title: "t", isInfoShown: false, notice: .seeking(to: Fixture.time("17")), width: 100, height: 14, group: Self.inSession)
+        #expect(plain.lines[8].text == "seeking to 0:17")
+    }
+
+    @Test("the group's notices in words, names from the network escaped", arguments: [
+        (WatchGroupStateMachine.Notice.refused(SessionError(code: .outOfRange, message: "no such time")), "the server refused: out-of-range: no such time"),
+        (.presence(name: "charlie", role: .viewer, .joined), "charlie (viewer) joined"),
+        (.presence(name: "alice", role: .owner, .left), "alice (owner) left"),
+        (.presence(name: "dana", role: .controller, .lost), "dana (controller) was lost"),
+        (.presence(name: "dana", role: .controller, .returned), "dana (controller) is back"),
+        (.presence(name: "evil\u{1B}[2J", role: .viewer, .joined), "evil\\x1B[2J (viewer) joined"),
+        (.disconnected(reason: "closed by the server"), "disconnected (closed by the server); reconnecting"),
+        (.reconnected, "back in the session"),
+    ])
+    func groupNotices(notice: WatchGroupStateMachine.Notice, text: String) {
+        #expect(WatchScreen.text(for: notice) == text)
+    }
+}

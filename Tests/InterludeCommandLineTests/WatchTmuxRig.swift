@@ -6,12 +6,15 @@ import TestSupport
 /// `interlude watch` as a user runs it: the built `interlude` binary serving a small origin on a
 /// port the kernel picks, and a private tmux server (`tmux -L <unique name>`, no configuration
 /// file) whose one pane, 100 × 30 cells, runs a shell the test types into (`send-keys`) and reads
-/// (`capture-pane`). The origin is killed by its pid and the tmux server by its name when the rig
-/// goes, so that a failed test leaves nothing running.
+/// (`capture-pane`). For `watch --join` it also starts a group server (`interlude serve` on a free
+/// port, with the rig's database and key file), makes sessions (`interlude session create`) and
+/// runs headless participants (`interlude join`). The origin, the group server and the
+/// participants are killed by their pids and the tmux server by its name when the rig goes, so
+/// that a failed test leaves nothing running.
 final class WatchTmuxRig {
     /// The origin's configuration: two live channels without breaks, "news" and "sports"
-    /// (``liveURL(_:)``), and one 60 s VOD, "film", for viewer "viewer". A 15 s pre-roll
-    /// "preroll" of two ads (5 s and 10 s) that carries `X-RESTRICT="SKIP,JUMP"`; a 10 s range
+    /// (``liveURL(_:)``), and one 60 s VOD, "film", for viewers "viewer" and "host" (a group's
+    /// headless owner). A 15 s pre-roll "preroll" of two ads (5 s and 10 s) that carries `X-RESTRICT="SKIP,JUMP"`; a 10 s range
     /// break "mid" at 20 s; a 5 s point break "dot" at 44 s. The integrated timeline is 70 s long:
     /// "mid" spans 20–30 s of it and "dot" sits at 54 s.
     static let configuration = """
@@ -22,7 +25,7 @@ final class WatchTmuxRig {
             { "id": "legal-warning", "media": "ads/ad-5s" },
             { "id": "spot-10s", "media": "ads/ad-10s" }
           ],
-          "viewers": [ { "id": "viewer", "region": "US", "pod": [] } ],
+          "viewers": [ { "id": "viewer", "region": "US", "pod": [] }, { "id": "host", "region": "US", "pod": [] } ],
           "streams": [
             { "id": "news", "kind": "live", "mode": "interstitials", "windowSeconds": 60 },
             { "id": "sports", "kind": "live", "mode": "interstitials", "windowSeconds": 60 },
@@ -61,6 +64,9 @@ final class WatchTmuxRig {
     private var socketPath: String?
     private var silentSockets: [Int32] = []
     private var bus: ChildProcess?
+    private var groupServer: ChildProcess?
+    private(set) var groupServerPort = 0
+    private var participants: [ChildProcess] = []
 
     init() throws {
         interlude = try #require(ChildProcess.besideTestBinary("interlude"), "the interlude binary is built beside the test binary by swift build")
@@ -73,6 +79,9 @@ final class WatchTmuxRig {
         _ = stopTerminal()
         if let origin { _ = origin.kill() }
         if let bus { _ = bus.kill() }
+        // The participants first, so that none of them sees its server vanish.
+        for participant in participants { _ = participant.kill() }
+        if let groupServer { _ = groupServer.kill() }
         for descriptor in silentSockets { close(descriptor) }
     }
 
@@ -190,6 +199,82 @@ final class WatchTmuxRig {
             throw RigError(message: "the origin printed no URL: \(banner)\(log)")
         }
         originPort = port
+    }
+
+    // MARK: A group
+
+    /// The invitations of a session, by role.
+    struct Invitations {
+        var owner: String
+        var controller: String
+        var viewer: String
+    }
+
+    /// Starts `interlude serve` on a free port with the rig's database and key file.
+    func startGroupServer() throws {
+        let child = try ChildProcess(
+            executable: interlude,
+            arguments: ["serve", "--port", "0", "--db", directory.file("sessions.sqlite"), "--key-file", directory.file("keys")],
+            standardError: .merged)
+        groupServer = child
+        let marker = "Interlude group server on ws://127.0.0.1:"
+        let banner = String(decoding: child.read(until: .now + .seconds(30)) { String(decoding: $0, as: UTF8.self).contains(marker) && $0.last == UInt8(ascii: "\n") },
+                            as: UTF8.self)
+        guard let range = banner.range(of: marker), let port = Int(banner[range.upperBound...].prefix { $0.isNumber }) else {
+            throw RigError(message: "the group server printed no URL: \(banner)")
+        }
+        groupServerPort = port
+    }
+
+    /// Makes a session on the group server for `stream` (a path on the origin, with `{viewer}`);
+    /// its invitations, as `session create --json` prints them.
+    func createSession(stream: String) throws -> Invitations {
+        let child = try ChildProcess(
+            executable: interlude,
+            arguments: ["session", "create", "--server", "http://127.0.0.1:\(groupServerPort)", "--key-file", directory.file("keys"),
+                        "--stream", "http://127.0.0.1:\(originPort)/\(stream)", "--json"],
+            standardError: .file(directory.file("session-create.log")))
+        let deadline = ContinuousClock.now + .seconds(30)
+        let output = child.read(until: deadline) { _ in false }
+        let status = child.waitForExit(until: deadline) ?? 128 + child.kill()
+        let log = (try? String(contentsOfFile: directory.file("session-create.log"), encoding: .utf8)) ?? ""
+        guard status == 0, let json = try? JSONSerialization.jsonObject(with: Data(output)) as? [String: Any],
+              let invitations = json["invitations"] as? [String: String],
+              let owner = invitations["owner"], let controller = invitations["controller"], let viewer = invitations["viewer"] else {
+            throw RigError(message: "session create exited with \(status): \(String(decoding: output, as: UTF8.self))\(log)")
+        }
+        return Invitations(owner: owner, controller: controller, viewer: viewer)
+    }
+
+    /// Starts a headless `interlude join` named `name` with `invitation` and `actions`, its trace
+    /// in ``participantTrace(_:)`` and its log in ``participantLog(_:)``; killed by its pid when
+    /// the rig goes.
+    func join(_ invitation: String, name: String, actions: [String] = []) throws {
+        let arguments = ["join", invitation, "--name", name, "--trace", directory.file("\(name).jsonl"), "--duration", "300", "-q"]
+            + actions.flatMap { ["--action", $0] }
+        participants.append(try ChildProcess(executable: interlude, arguments: arguments, standardError: .file(directory.file("\(name).log"))))
+    }
+
+    /// The JSON lines the participant `name` traced so far, decoded.
+    func participantTrace(_ name: String) -> [[String: Any]] {
+        let text = (try? String(contentsOfFile: directory.file("\(name).jsonl"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// What the participant `name` wrote on standard error so far.
+    func participantLog(_ name: String) -> String {
+        (try? String(contentsOfFile: directory.file("\(name).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Stops the participants (SIGTERM, then SIGKILL) and then the group server; each
+    /// participant's exit status.
+    @discardableResult
+    func stopGroup() -> [Int32] {
+        defer { participants = [] }
+        let statuses = participants.map { $0.terminate() }
+        _ = groupServer?.terminate()
+        groupServer = nil
+        return statuses
     }
 
     /// Starts the private tmux server with one pane running a shell with ``prompt``.
