@@ -72,6 +72,9 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         /// A break the group plays in sync has a different duration, or is missing, on a
         /// participant (S2.10 requires the same content).
         case sharedBreakMismatch(SharedBreakMismatch)
+        /// A local rate change or seek was undone because this participant may not command the
+        /// group (``mayCommandGroup``).
+        case commandNotAllowed
         /// On a live item with stitched ads, a participant's stitched break at the same place
         /// lasts a different time (S1.7: for live, the ad durations should match, or content
         /// shifts between participants).
@@ -218,6 +221,11 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// Whether a remote pause moves the local player to the originator's pause time (default
     /// true); when false the local player pauses where it is.
     public var pauseSnapsToMediaTimeOfOriginator = true
+    /// Whether this participant may change the group's rate or position (the group session's
+    /// role rules: a viewer may not; Apple's coordinator has no roles). When it may not, a change
+    /// made on the local player is not sent: the player is put back where the group is, and
+    /// ``Event/commandNotAllowed`` tells the app.
+    public var mayCommandGroup = true
     /// The item the coordinator coordinates (set by ``transitionToItem(withIdentifier:mapping:proposingInitialTime:isReadyToPlay:at:)``).
     public private(set) var currentItemIdentifier: String? {
         didSet { remotesOnItem = remotes.values.count { $0.itemIdentifier == currentItemIdentifier } }
@@ -571,6 +579,7 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
         at groupTime: Duration
     ) -> [Action] {
         guard let item = currentItemIdentifier, let timeline else { return [] }
+        guard mayCommandGroup else { return putBack(at: groupTime) }
         guard suspensions.isEmpty else {
             return [.control(PlaybackControl(command: .setLocalRate(rate), originator: nil, itemIdentifier: item))]
         }
@@ -584,9 +593,17 @@ public struct PlaybackCoordinatorStateMachine: Sendable {
     /// shares moves everyone into it (S2.10).
     public mutating func coordinateSeek(to position: PlaybackPosition, at groupTime: Duration) -> [Action] {
         guard currentItemIdentifier != nil, let state = currentState else { return [] }
+        guard mayCommandGroup else { return putBack(at: groupTime) }
         guard suspensions.isEmpty else { return [] }
         exitedBreakTime = nil
         return issue(rate: state.rate, time: mapping.coordinatedTime(for: position), playImmediately: false, at: groupTime)
+    }
+
+    /// Undoes a local change this participant may not make: the group's state is applied to the
+    /// player again (it is followed anew, not only when it changes).
+    private mutating func putBack(at groupTime: Duration) -> [Action] {
+        lastControl = nil
+        return [.event(.commandNotAllowed)] + follow(at: groupTime, originator: nil)
     }
 
     private mutating func issue(rate: Double, time: MediaTime, playImmediately: Bool, at groupTime: Duration) -> [Action] {

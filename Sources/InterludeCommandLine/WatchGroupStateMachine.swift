@@ -82,6 +82,9 @@ package struct WatchGroupStateMachine: Sendable {
             show(.disconnected(reason: reason), at: now)
         case .stopped(let error):
             return [.end(error)]
+        case .driver(.coordinator(.commandNotAllowed)):
+            // A viewer's key: its coordinator put the player back where the group is.
+            show(.refused(SessionError(code: .forbidden, message: "a viewer cannot play, pause or seek")), at: now)
         case .driver, .playerCommand, .custom:
             break
         }

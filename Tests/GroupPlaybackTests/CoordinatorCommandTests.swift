@@ -61,6 +61,28 @@ import Testing
         #expect(command == .pause(position: nil))
     }
 
+    @Test("a participant that may not command the group (a viewer) sends nothing for its pause or seek: its player is put back where the group is, and the app is told")
+    func viewerIsPutBack() {
+        var group = CoordinatorTestGroup()
+        for id in Self.trio { group.add(id) }
+        group.add("dana") { $0.mayCommandGroup = false }
+        group.run(for: .seconds(1))
+        group.perform("alice") { $0.coordinateRateChange(to: 1, at: $1) }
+        group.run(for: .seconds(10))
+        let controlsBefore = group.controls["dana"]!.count
+        let actions = group.perform("dana") { $0.coordinateRateChange(to: 0, at: $1) }
+        #expect(!actions.contains { if case .send = $0 { true } else { false } }, "nothing goes to the group")
+        #expect(actions.contains(.event(.commandNotAllowed)))
+        #expect(group.controls["dana"]!.count == controlsBefore + 1, "the group's state is applied to the player again")
+        _ = group.perform("dana") { $0.coordinateSeek(to: .item(t(600)), at: $1) }
+        group.run(for: .seconds(2))
+        for id in Self.trio + ["dana"] {
+            #expect(group.isPlaying(id), "\(id)")
+            #expect(group.position(id) < t(20), "\(id) at \(group.position(id)): the viewer's seek moved nobody")
+        }
+        #expect(group.events["dana"]!.filter { $0 == .commandNotAllowed }.count == 2)
+    }
+
     @Test("a seek moves everyone and keeps the group's rate")
     func seekKeepsRate() {
         var group = playingTrio()

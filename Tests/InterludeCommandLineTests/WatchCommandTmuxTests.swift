@@ -395,8 +395,9 @@ struct WatchCommandTmuxTests {
         }
         #expect(hasLeft(), "\(rig.participantLog("host"))")
 
-        // A viewer: in session as a viewer, with the group playing; its space is refused by the
-        // server, which the notice line says, and the owner plays on.
+        // A viewer: in session as a viewer, with the group playing; its space is refused (its
+        // coordinator does not send what the server would refuse), which the notice line says,
+        // the owner plays on, and so does the viewer.
         try rig.type("clear")
         try rig.type("\(rig.interlude) watch --no-mpris --join '\(invitations.viewer)' --name viewer")
         lines = try await rig.poll(timeout: .seconds(60)) { lines in
@@ -414,6 +415,9 @@ struct WatchCommandTmuxTests {
         }
         let after = ownerRates().dropFirst(refusedAt)
         #expect(after.count >= 20 && after.allSatisfy { $0 == 1 }, "the owner did not play on after the viewer's refused pause: \(after)")
+        // And the viewer's own player is not left paused: it plays with the group.
+        lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("playing · live") && $0.contains("the group is playing") }
+        #expect(lines.contains("playing · live") && lines.contains("the group is playing"), "\(Self.shown(lines))")
         try await Self.quit(rig)
         rig.stopGroup()
         #expect(rig.stopTerminal(), "the tmux server outlived kill-server")

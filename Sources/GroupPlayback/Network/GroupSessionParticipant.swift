@@ -361,6 +361,11 @@ public final class GroupSessionParticipant: Sendable {
                     if let reasons = configuration.suspensionReasonsThatTriggerWaiting {
                         state.driver!.configure { $0.suspensionReasonsThatTriggerWaiting = reasons }
                     }
+                    // A viewer's own player is not moved by its user (docs/group-protocol.md,
+                    // Roles): its coordinator puts it back instead of sending what the server
+                    // would refuse.
+                    let mayCommand = welcome.role != .viewer
+                    state.driver!.configure { $0.mayCommandGroup = mayCommand }
                     apply(state.driver!.connect(player: player.machineState, at: now), in: &state, at: now)
                     if let item = configuration.item(welcome) { player.replaceCurrentItem(with: item) }
                 } else {
