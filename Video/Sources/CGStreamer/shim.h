@@ -33,4 +33,21 @@ static inline void cgstreamer_set_bus_callback(GSource *source, GstBusFunc callb
     g_source_set_callback(source, (GSourceFunc)(void (*)(void))callback, data, notify);
 }
 
+/// The name of the application message a pipeline posts on its own bus just before a seek, so
+/// that the bus thread knows which ASYNC_DONE is the seek's: the bus is first in, first out.
+#define CGSTREAMER_SEEK_MARKER "interlude-seek"
+
+/// Posts the seek marker with `seqnum` as its sequence number.
+static inline gboolean cgstreamer_post_seek_marker(GstElement *pipeline, guint32 seqnum) {
+    GstMessage *message = gst_message_new_application(GST_OBJECT(pipeline), gst_structure_new_empty(CGSTREAMER_SEEK_MARKER));
+    gst_message_set_seqnum(message, seqnum);
+    return gst_element_post_message(pipeline, message);
+}
+
+static inline gboolean cgstreamer_is_seek_marker(GstMessage *message) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_APPLICATION) return FALSE;
+    const GstStructure *structure = gst_message_get_structure(message);
+    return structure != NULL && gst_structure_has_name(structure, CGSTREAMER_SEEK_MARKER);
+}
+
 #endif

@@ -1,8 +1,14 @@
 internal import CGStreamer
 
+/// What the bus thread hands on: a message, or the marker a seek posted before it.
+enum BusEvent: Sendable {
+    case message(PipelineMessage)
+    case seekMarker(SeekID)
+}
+
 /// The thread that reads a pipeline's bus: a `GMainLoop` on a `GMainContext` of its own (not the
 /// default context, which an app's toolkit may own), with the bus watch attached to it. Each
-/// message is turned into a ``PipelineMessage`` there and handed to `deliver`, which must not
+/// message is turned into a ``BusEvent`` there and handed to `deliver`, which must not
 /// block: GStreamer's streaming threads do not wait for it, but the next message does.
 ///
 /// Playback itself needs no loop: GStreamer's streaming threads move the media, and the control
@@ -14,7 +20,7 @@ final class BusLoop {
     private var thread: UnsafeMutablePointer<GThread>?
 
     /// Watches `pipeline`'s bus on a new thread until ``stop()``.
-    init(pipeline: UnsafeMutablePointer<GstElement>, deliver: @escaping @Sendable (PipelineMessage) -> Void) {
+    init(pipeline: UnsafeMutablePointer<GstElement>, deliver: @escaping @Sendable (BusEvent) -> Void) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
 
@@ -52,9 +58,9 @@ final class BusLoop {
 /// What the bus callback reaches through its user data.
 private final class BusWatch {
     let pipeline: UnsafeMutablePointer<GstElement>
-    let deliver: @Sendable (PipelineMessage) -> Void
+    let deliver: @Sendable (BusEvent) -> Void
 
-    init(pipeline: UnsafeMutablePointer<GstElement>, deliver: @escaping @Sendable (PipelineMessage) -> Void) {
+    init(pipeline: UnsafeMutablePointer<GstElement>, deliver: @escaping @Sendable (BusEvent) -> Void) {
         self.pipeline = pipeline
         self.deliver = deliver
     }
@@ -97,8 +103,10 @@ private func releaseWatch(_ data: gpointer?) {
 private func busMessageReceived(_ bus: UnsafeMutablePointer<GstBus>?, _ message: UnsafeMutablePointer<GstMessage>?, _ data: gpointer?) -> gboolean {
     guard let message, let data else { return 1 }
     let watch = Unmanaged<BusWatch>.fromOpaque(data).takeUnretainedValue()
-    if let parsed = PipelineMessage(message, pipeline: watch.pipeline) {
-        watch.deliver(parsed)
+    if cgstreamer_is_seek_marker(message) != 0 {
+        watch.deliver(.seekMarker(SeekID(sequenceNumber: gst_message_get_seqnum(message))))
+    } else if let parsed = PipelineMessage(message, pipeline: watch.pipeline) {
+        watch.deliver(.message(parsed))
     }
     return 1  // G_SOURCE_CONTINUE
 }

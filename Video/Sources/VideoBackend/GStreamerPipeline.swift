@@ -14,7 +14,7 @@ import Synchronization
 ///     pipeline.close()
 ///
 /// The commands are GStreamer's thread-safe control calls and may come from any thread; they do
-/// not wait for the change (a state change or a seek finishes with ``PipelineMessage/asyncDone``).
+/// not wait for the change (a state change or a seek finishes with ``PipelineMessage/asyncDone(seek:)``).
 /// The bus is read on a thread of its own (``BusLoop``); every message goes to each stream from
 /// ``messages()``, outside any lock.
 public final class GStreamerPipeline: @unchecked Sendable {
@@ -30,6 +30,7 @@ public final class GStreamerPipeline: @unchecked Sendable {
     public let uri: String
     private let element: UnsafeMutablePointer<GstElement>
     private let broadcast = MessageBroadcast()
+    private let seeks = SeekLedger()
     private let state: Mutex<State>
 
     /// Makes the pipeline for `uri`, in the NULL state; nothing is read until ``play()`` or
@@ -52,8 +53,15 @@ public final class GStreamerPipeline: @unchecked Sendable {
         cgstreamer_set_string(element, "uri", uri)
         self.uri = uri
         self.element = element
-        let broadcast = broadcast
-        state = Mutex(State(busLoop: BusLoop(pipeline: element, deliver: { broadcast.deliver($0) })))
+        let (broadcast, seeks) = (broadcast, seeks)
+        let busLoop = BusLoop(pipeline: element) { event in
+            switch event {
+            case .seekMarker(let seek): seeks.markerArrived(seek)
+            case .message(.asyncDone): broadcast.deliver(.asyncDone(seek: seeks.asyncDone()))
+            case .message(let message): broadcast.deliver(message)
+            }
+        }
+        state = Mutex(State(busLoop: busLoop))
     }
 
     deinit {
@@ -79,25 +87,31 @@ public final class GStreamerPipeline: @unchecked Sendable {
 
     /// Seeks to `time` exactly (`GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE`): decoding starts at
     /// the keyframe before and the frames up to `time` are dropped, so the first frame shown is
-    /// the one at `time`. Keeps the current rate. Needs a prerolled pipeline (PAUSED or PLAYING).
-    public func seek(to time: MediaTime) throws(GStreamerPipelineError) {
+    /// the one at `time`. Keeps the current rate. Needs a prerolled pipeline: PLAYING, or PAUSED
+    /// after the preroll's ``PipelineMessage/asyncDone(seek:)`` (`seek: nil`), which comes just
+    /// after the state change to PAUSED. The ``PipelineMessage/asyncDone(seek:)`` naming the
+    /// returned ID says the seek is done.
+    @discardableResult
+    public func seek(to time: MediaTime) throws(GStreamerPipelineError) -> SeekID {
         let rate = try state.withLock { state throws(GStreamerPipelineError) in
             guard state.busLoop != nil else { throw .closed }
             return state.rate
         }
-        try seek(rate: rate, to: time)
+        return try seek(rate: rate, to: time)
     }
 
     /// Plays at `rate` from the current position: a flushing, accurate seek with that rate
     /// (hlsdemux2 does not support GStreamer's instant rate change), so playback hiccups for
-    /// about a frame or two.
-    public func setRate(_ rate: Double) throws(GStreamerPipelineError) {
+    /// about a frame or two. Returns the seek, as ``seek(to:)`` does.
+    @discardableResult
+    public func setRate(_ rate: Double) throws(GStreamerPipelineError) -> SeekID {
         guard rate.isFinite, rate > 0 else { throw .unsupportedRate(rate) }
         try state.withLock { state throws(GStreamerPipelineError) in
             guard state.busLoop != nil else { throw .closed }
         }
-        try seek(rate: rate, to: position ?? .zero)
+        let seek = try seek(rate: rate, to: position ?? .zero)
         state.withLock { $0.rate = rate }
+        return seek
     }
 
     /// The rate last set with ``setRate(_:)`` (1 at first).
@@ -141,13 +155,21 @@ public final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    private func seek(rate: Double, to time: MediaTime) throws(GStreamerPipelineError) {
+    /// `gst_element_seek`, after the marker that tells the bus thread the next ASYNC_DONE is
+    /// this seek's (``SeekLedger``).
+    private func seek(rate: Double, to time: MediaTime) throws(GStreamerPipelineError) -> SeekID {
         let nanoseconds = max(time.converted(toTimescale: 1_000_000_000)?.value ?? 0, 0)
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        let seek = SeekID(sequenceNumber: gst_util_seqnum_next())
+        _ = cgstreamer_post_seek_marker(element, seek.sequenceNumber)
         let accepted = gst_element_seek(
             element, rate, GST_FORMAT_TIME, flags,
             GST_SEEK_TYPE_SET, gint64(nanoseconds), GST_SEEK_TYPE_NONE, gint64(bitPattern: CGSTREAMER_CLOCK_TIME_NONE)
         )
-        if accepted == 0 { throw .seekRefused }
+        if accepted == 0 {
+            seeks.refused(seek)
+            throw .seekRefused
+        }
+        return seek
     }
 }

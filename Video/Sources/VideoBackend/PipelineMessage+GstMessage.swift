@@ -15,7 +15,8 @@ extension PipelineMessage {
             guard cgstreamer_message_source(message) == UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self) else {
                 return nil
             }
-            self = .asyncDone
+            // Which seek it finishes is the SeekLedger's to say.
+            self = .asyncDone(seek: nil)
         case GST_MESSAGE_BUFFERING:
             var percent: gint = 0
             gst_message_parse_buffering(message, &percent)

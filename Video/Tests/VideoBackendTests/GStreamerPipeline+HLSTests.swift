@@ -36,8 +36,8 @@ struct GStreamerPipelineHLSTests {
             // seek was asked for (the flush, the preroll, the message's way here).
             let clock = ContinuousClock()
             let asked = clock.now
-            try pipeline.seek(to: try #require(MediaTime(seconds: 13.37)))
-            try await messages.asyncDone()
+            let seek = try pipeline.seek(to: try #require(MediaTime(seconds: 13.37)))
+            try await messages.asyncDone(seek)
             let position = try #require(Self.seconds(pipeline.position))
             let since = Double((clock.now - asked) / .milliseconds(1)) / 1000
             #expect(position > 13.37 - 0.05 && position < 13.37 + since + 0.05, "landed at \(position) s, \(since) s after the seek")

@@ -49,9 +49,10 @@ extension AsyncStream<PipelineMessage> {
         guard case .stateChanged = message else { throw MessageWaitFailure(expected: "\(state)", seen: [message], streamEnded: false) }
     }
 
-    /// Waits for the end of a state change or a flushing seek.
-    func asyncDone(within limit: Duration = .seconds(10)) async throws {
-        let message = try await first("ASYNC_DONE", within: limit) { $0 == .asyncDone }
-        guard message == .asyncDone else { throw MessageWaitFailure(expected: "ASYNC_DONE", seen: [message], streamEnded: false) }
+    /// Waits for `seek` to finish, or with `nil` for a state change's preroll to.
+    func asyncDone(_ seek: SeekID?, within limit: Duration = .seconds(10)) async throws {
+        let expected = PipelineMessage.asyncDone(seek: seek)
+        let message = try await first("\(expected)", within: limit) { $0 == expected }
+        guard message == expected else { throw MessageWaitFailure(expected: "\(expected)", seen: [message], streamEnded: false) }
     }
 }
