@@ -23,6 +23,9 @@ public final class GStreamerPipeline: @unchecked Sendable {
 
     private struct State {
         var rate = 1.0
+        /// The target of the last seek: where a rate change starts when the pipeline, flushing
+        /// for that seek, reports no position.
+        var lastSeekTarget: MediaTime?
         var busLoop: BusLoop?
     }
 
@@ -66,6 +69,9 @@ public final class GStreamerPipeline: @unchecked Sendable {
 
     deinit {
         close()
+        // Again: a command that raced with close() may have started it up once more, and an
+        // element must be in NULL when it is freed.
+        gst_element_set_state(element, GST_STATE_NULL)
         gst_object_unref(UnsafeMutableRawPointer(element))
     }
 
@@ -97,19 +103,26 @@ public final class GStreamerPipeline: @unchecked Sendable {
             guard state.busLoop != nil else { throw .closed }
             return state.rate
         }
-        return try seek(rate: rate, to: time)
+        let seek = try seek(rate: rate, to: time)
+        state.withLock { $0.lastSeekTarget = time }
+        return seek
     }
 
     /// Plays at `rate` from the current position: a flushing, accurate seek with that rate
     /// (hlsdemux2 does not support GStreamer's instant rate change), so playback hiccups for
-    /// about a frame or two. Returns the seek, as ``seek(to:)`` does.
+    /// about a frame or two. Right after a seek, while the pipeline flushes and reports no
+    /// position, it plays from that seek's target. Returns the seek, as ``seek(to:)`` does.
     @discardableResult
     public func setRate(_ rate: Double) throws(GStreamerPipelineError) -> SeekID {
         guard rate.isFinite, rate > 0 else { throw .unsupportedRate(rate) }
-        try state.withLock { state throws(GStreamerPipelineError) in
+        let lastSeekTarget = try state.withLock { state throws(GStreamerPipelineError) in
             guard state.busLoop != nil else { throw .closed }
+            return state.lastSeekTarget
         }
-        let seek = try seek(rate: rate, to: position ?? .zero)
+        // No position while flushing for a seek (start from its target), nor before the preroll,
+        // when the pipeline would refuse the seek anyway.
+        guard let start = position ?? lastSeekTarget else { throw .seekRefused }
+        let seek = try seek(rate: rate, to: start)
         state.withLock { $0.rate = rate }
         return seek
     }
@@ -134,8 +147,9 @@ public final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// Brings the pipeline to NULL (releasing the media, the sinks and their threads), stops the
-    /// bus thread and finishes every message stream. Later commands throw ``GStreamerPipelineError/closed``.
-    /// Idempotent.
+    /// bus thread and finishes every message stream. Later commands throw
+    /// ``GStreamerPipelineError/closed`` (one that races with the close may still reach the
+    /// pipeline; it is brought to NULL again when freed). Idempotent.
     public func close() {
         guard let busLoop = state.withLock({ state in
             defer { state.busLoop = nil }

@@ -139,6 +139,26 @@ struct GStreamerPipelineTests {
         #expect(abs((end.1 - start.1) / elapsed - 2) < 0.1, "advanced \(end.1 - start.1) s in \(elapsed) s")
     }
 
+    @Test("a rate change right after a seek plays from the seek's target at the new rate")
+    func rateRightAfterSeek() async throws {
+        let pipeline = try GStreamerPipeline(uri: Self.clipURI, configuration: .headless)
+        defer { pipeline.close() }
+        let messages = pipeline.messages()
+        try pipeline.play()
+        try await messages.reach(.playing)
+        // While the seek flushes there is no position to change the rate at.
+        try pipeline.seek(to: MediaTime(seconds: 2))
+        try await messages.asyncDone(try pipeline.setRate(2))
+        try await Task.sleep(for: .milliseconds(100))
+        let clock = ContinuousClock()
+        let start = (clock.now, try #require(Self.seconds(pipeline.position)))
+        #expect(start.1 >= 2 && start.1 < 2.5, "at \(start.1) s after seeking to 2 s")
+        try await Task.sleep(for: .seconds(1))
+        let end = (clock.now, try #require(Self.seconds(pipeline.position)))
+        let elapsed = Double((end.0 - start.0) / .milliseconds(1)) / 1000
+        #expect(abs((end.1 - start.1) / elapsed - 2) < 0.1, "advanced \(end.1 - start.1) s in \(elapsed) s")
+    }
+
     @Test("end of stream arrives when the clip ends, and the position then stands still")
     func endOfStream() async throws {
         let pipeline = try GStreamerPipeline(uri: Self.clipURI, configuration: .headless)
@@ -209,12 +229,14 @@ struct GStreamerPipelineTests {
         }
     }
 
-    @Test("only positive finite rates are accepted")
+    @Test("only positive finite rates are accepted, and only once prerolled")
     func unsupportedRates() throws {
         let pipeline = try GStreamerPipeline(uri: Self.clipURI, configuration: .headless)
         defer { pipeline.close() }
         #expect(throws: GStreamerPipelineError.unsupportedRate(0)) { try pipeline.setRate(0) }
         #expect(throws: GStreamerPipelineError.unsupportedRate(-1)) { try pipeline.setRate(-1) }
+        // A supported rate, but nothing is prerolled yet to play it from.
+        #expect(throws: GStreamerPipelineError.seekRefused) { try pipeline.setRate(2) }
         #expect(pipeline.rate == 1)
     }
 }
