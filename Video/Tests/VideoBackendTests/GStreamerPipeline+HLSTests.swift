@@ -23,6 +23,26 @@ struct GStreamerPipelineHLSTests {
         }
     }
 
+    @Test("over HTTP, buffering climbs to 100 % before the pipeline plays")
+    func buffering() async throws {
+        try await FixtureServer.with { base in
+            let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
+            defer { pipeline.close() }
+            let messages = pipeline.messages()
+            try pipeline.play()
+            let seen = try await messages.messages(until: "PLAYING") { message in
+                if case .stateChanged(_, .playing, _) = message { return true }
+                return false
+            }
+            let percents = seen.compactMap { message -> Int? in
+                if case .buffering(let percent) = message { return percent }
+                return nil
+            }
+            #expect(percents.count > 1, "buffering messages: \(percents)")
+            #expect(percents.last == 100, "buffering messages: \(percents)")
+        }
+    }
+
     @Test("an accurate seek while playing an HLS playlist lands within 50 ms of its target, mid-segment")
     func accurateSeek() async throws {
         try await FixtureServer.with { base in

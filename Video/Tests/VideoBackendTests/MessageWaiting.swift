@@ -1,3 +1,4 @@
+import Synchronization
 import VideoBackend
 
 /// A wait on a pipeline's messages that gave up.
@@ -11,33 +12,51 @@ struct MessageWaitFailure: Error, CustomStringConvertible {
     }
 }
 
+/// The messages a wait has seen, shared by its reading task and its timer.
+private final class SeenMessages: Sendable {
+    private let messages = Mutex<[PipelineMessage]>([])
+
+    func append(_ message: PipelineMessage) { messages.withLock { $0.append(message) } }
+    var all: [PipelineMessage] { messages.withLock { $0 } }
+}
+
 extension AsyncStream<PipelineMessage> {
-    /// The first message from here on that `matches`, within `limit` of real time; throws,
-    /// with the messages seen, when the limit passes or the stream ends first. An error message
-    /// that was not what was waited for is returned too, so a test fails on it at once.
+    /// The messages from here on up to and including the first that `matches`, within `limit`
+    /// of real time; throws, with the messages seen, when the limit passes or the stream ends
+    /// first. An error message that was not what was waited for ends the wait too, so that a
+    /// test fails on it at once.
+    func messages(
+        until expected: String,
+        within limit: Duration = .seconds(10),
+        where matches: @escaping @Sendable (PipelineMessage) -> Bool
+    ) async throws -> [PipelineMessage] {
+        let stream = self
+        let seen = SeenMessages()
+        return try await withThrowingTaskGroup(of: [PipelineMessage].self) { group in
+            group.addTask {
+                for await message in stream {
+                    seen.append(message)
+                    if matches(message) { return seen.all }
+                    if case .error = message { return seen.all }
+                }
+                throw MessageWaitFailure(expected: expected, seen: seen.all, streamEnded: true)
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw MessageWaitFailure(expected: expected, seen: seen.all, streamEnded: false)
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// The first message from here on that `matches` (or an error message), as ``messages(until:within:where:)``.
     func first(
         _ expected: String,
         within limit: Duration = .seconds(10),
         where matches: @escaping @Sendable (PipelineMessage) -> Bool
     ) async throws -> PipelineMessage {
-        let stream = self
-        return try await withThrowingTaskGroup(of: PipelineMessage.self) { group in
-            group.addTask {
-                var seen: [PipelineMessage] = []
-                for await message in stream {
-                    if matches(message) { return message }
-                    if case .error = message { return message }
-                    seen.append(message)
-                }
-                throw MessageWaitFailure(expected: expected, seen: seen, streamEnded: true)
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw MessageWaitFailure(expected: expected, seen: [], streamEnded: false)
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
+        try await messages(until: expected, within: limit, where: matches).last!
     }
 
     /// Waits for the pipeline to reach `state`.
