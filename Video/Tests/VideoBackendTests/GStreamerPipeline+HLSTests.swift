@@ -23,7 +23,7 @@ struct GStreamerPipelineHLSTests {
         }
     }
 
-    @Test("over HTTP, buffering climbs to 100 % before the pipeline plays")
+    @Test("over HTTP, buffering reaches 100 % before the pipeline plays")
     func buffering() async throws {
         try await FixtureServer.with { base in
             let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
@@ -38,7 +38,7 @@ struct GStreamerPipelineHLSTests {
                 if case .buffering(let percent) = message { return percent }
                 return nil
             }
-            #expect(percents.count > 1, "buffering messages: \(percents)")
+            // How many steps there are depends on how fast the queue fills: one (100) or many.
             #expect(percents.last == 100, "buffering messages: \(percents)")
         }
     }
