@@ -219,6 +219,25 @@ struct GStreamerPipelineTests {
         #expect(await late.next() == nil)
     }
 
+    @Test("a video sink given as a launch description is the one the video goes through")
+    func sinkDescription() async throws {
+        // identity fails the stream after 5 buffers: its error shows the video reached it.
+        let configuration = GStreamerPipeline.Configuration(
+            videoSink: .description("identity name=gate error-after=5 ! fakesink sync=true"),
+            audioSink: .fake
+        )
+        let pipeline = try GStreamerPipeline(uri: Self.clipURI, configuration: configuration)
+        defer { pipeline.close() }
+        let messages = pipeline.messages()
+        try pipeline.play()
+        let message = try await messages.first("an error", within: .seconds(5)) { _ in false }
+        guard case .error(let error) = message else {
+            Issue.record("expected an error, got \(message)")
+            return
+        }
+        #expect(error.sourceName == "gate", "\(error)")
+    }
+
     @Test("a sink description that does not parse is refused with the parser's reason")
     func invalidSink() {
         #expect {
