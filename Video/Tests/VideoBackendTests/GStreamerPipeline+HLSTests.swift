@@ -69,20 +69,22 @@ struct GStreamerPipelineHLSTests {
         try await FixtureServer.with { base in
             // Not the one-segment ad-5s playlist: hlsdemux2 1.22 may reach the end of a
             // one-segment manifest before it has exposed its pads, and then fails it
-            // ("Can't push EOS on non-exposed pad", "Couldn't download fragments").
+            // ("Can't push EOS on non-exposed pad", "Couldn't download fragments"). Nor a seek
+            // into the last segment, after which it may end the stream at once.
             let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
             defer { pipeline.close() }
             let messages = pipeline.messages()
             try pipeline.play()
             try await messages.reach(.playing)
             let duration = try #require(pipeline.duration)
-            try pipeline.seek(to: duration - MediaTime(value: 6, timescale: 10))
+            // 0.52 s before the last segment (56.021333 s): 4.52 s of media.
             let clock = ContinuousClock()
             let seeked = clock.now
-            let message = try await messages.first("EOS", within: .seconds(5)) { $0 == .endOfStream }
+            try await messages.asyncDone(try pipeline.seek(to: try #require(MediaTime(seconds: 55.5))))
+            let message = try await messages.first("EOS", within: .seconds(10)) { $0 == .endOfStream }
             #expect(message == .endOfStream)
             let waited = clock.now - seeked
-            #expect(waited > .milliseconds(400) && waited < .seconds(2), "EOS \(waited) after seeking 0.6 s before the end")
+            #expect(waited > .seconds(4.4) && waited < .seconds(6), "EOS \(waited) after seeking 4.52 s before the end")
             let position = try #require(Self.seconds(pipeline.position))
             #expect(abs(position - duration.seconds) < 0.1, "position \(position) s at EOS, duration \(duration.seconds) s")
         }
