@@ -1,7 +1,7 @@
 # Conveniences; every target is one command you could type yourself.
 SWIFT ?= swift
 
-.PHONY: bootstrap build test release demo bench fuzz goldens clean
+.PHONY: bootstrap build test test-video release demo bench fuzz goldens clean
 
 bootstrap:
 	scripts/bootstrap
@@ -16,6 +16,12 @@ SOLO_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|
 test: bootstrap
 	$(SWIFT) test --skip '$(SOLO_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(SOLO_SUITES)'
+
+# Real video through GStreamer: the nested Video package, with the Debian packages it needs. Not a
+# part of `test`, so that the root package builds and tests without GStreamer.
+test-video:
+	scripts/bootstrap --video
+	$(SWIFT) test --package-path Video
 
 release: bootstrap
 	$(SWIFT) build -c release
@@ -36,4 +42,4 @@ goldens: bootstrap
 	UPDATE_GOLDENS=1 $(SWIFT) test
 
 clean:
-	rm -rf .build Benchmarks/.build Fuzz/.build
+	rm -rf .build Benchmarks/.build Fuzz/.build Video/.build

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// Which ASYNC_DONE finishes which seek. GStreamer 1.22's playbin3 does not give the seek's
+/// ASYNC_DONE the seek event's sequence number, so the pipeline posts a marker on its own bus
+/// just before each seek: the bus is first in, first out, so the first ASYNC_DONE after a
+/// marker is that seek's, and one before it (a preroll's, which comes after the state change
+/// to PAUSED) is not.
+final class SeekLedger: Sendable {
+    private struct State {
+        var awaiting: SeekID?
+        /// Seeks refused before their marker came through.
+        var refused: Set<SeekID> = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The bus thread saw the marker of `seek`: the next ASYNC_DONE is its.
+    func markerArrived(_ seek: SeekID) {
+        state.withLock { state in
+            if state.refused.remove(seek) == nil { state.awaiting = seek }
+        }
+    }
+
+    /// `seek` was refused, so no ASYNC_DONE will finish it.
+    func refused(_ seek: SeekID) {
+        state.withLock { state in
+            if state.awaiting == seek {
+                state.awaiting = nil
+            } else {
+                state.refused.insert(seek)
+            }
+        }
+    }
+
+    /// The seek an ASYNC_DONE the bus thread sees now finishes, if any.
+    func asyncDone() -> SeekID? {
+        state.withLock { state in
+            defer { state.awaiting = nil }
+            return state.awaiting
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import NetworkIO
+
+/// Fixtures/Media over HTTP on 127.0.0.1 (a free port), through NetworkIO's server: hlsdemux2
+/// fetches with libsoup, which reads no `file://` URIs, so HLS is played over HTTP.
+enum FixtureServer {
+    /// Runs `body` with the base URL (`http://127.0.0.1:PORT/media`), then stops the server.
+    static func with<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+        var router = HTTPRouter()
+        router.files("/media", directory: GStreamerPipelineTests.media)
+        let server = HTTPServer(router: router)
+        let running = Task { try await server.run() }
+        do {
+            let port = try await server.listeningPort()
+            let result = try await body("http://127.0.0.1:\(port)/media")
+            server.shutdown()
+            try await running.value
+            return result
+        } catch {
+            server.shutdown()
+            _ = try? await running.value
+            throw error
+        }
+    }
+}
