@@ -13,7 +13,7 @@ extension PlaybackMachine {
         switch entry.purpose {
         case .playlist(let role, let kind):
             emit(.loaded(resource: kind, url: resource.url, bytes: resource.bytes.count))
-            playlistLoaded(role: role, kind: kind, resource: resource, id: id)
+            playlistLoaded(role: role, kind: kind, resource: resource, id: id, requestedAt: entry.issuedAt)
         case .segment(let role, let index, let range, let declared, let mapURI):
             emit(.loaded(resource: role == .primary ? .segment : .assetSegment, url: resource.url, bytes: resource.bytes.count))
             segmentLoaded(role: role, index: index, range: range, declared: declared, mapURI: mapURI, resource: resource, id: id)
@@ -184,7 +184,8 @@ extension PlaybackMachine {
         }
     }
 
-    mutating func playlistLoaded(role: Pipeline.Role, kind: ResourceKind, resource: LoadedResource, id: UInt64) {
+    /// A playlist arrived, for a request made at host time `requestedAt`.
+    mutating func playlistLoaded(role: Pipeline.Role, kind: ResourceKind, resource: LoadedResource, id: UInt64, requestedAt: Duration) {
         let result: ParseResult
         do {
             result = try PlaylistParser.parse(resource.bytes, options: ParseOptions(mode: .lenient, playlistURI: resource.url))
@@ -194,7 +195,7 @@ extension PlaybackMachine {
             if kind == .playlistReload {
                 emit(.warning("\(playlistError); keeping the previous playlist"))
                 let time = now
-                _ = withPipeline(role) { $0.nextReload = time + .seconds(max(1, $0.playlist?.targetDurationSeconds ?? 6)) / 2 }
+                _ = withPipeline(role) { $0.nextReload = Swift.max(time, requestedAt + .seconds(max(1, $0.playlist?.targetDurationSeconds ?? 6)) / 2) }
                 return
             }
             failRole(role, playlistError)
@@ -225,7 +226,9 @@ extension PlaybackMachine {
                 pipeline.playlistRequest = nil
                 let changed = pipeline.adopt(media: media, url: resource.url)
                 if let delay = pipeline.reloadPolicy.nextReloadDelay(for: media, after: changed ? .changed : .unchanged) {
-                    pipeline.nextReload = time + delay
+                    // Counted from when this load began, not from its answer: a slow answer
+                    // does not push every later reload back by its latency.
+                    pipeline.nextReload = Swift.max(time, requestedAt + delay)
                 } else {
                     pipeline.nextReload = nil
                 }

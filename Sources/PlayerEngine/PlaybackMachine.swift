@@ -90,6 +90,9 @@ public struct PlaybackMachine: Sendable {
         var attempt: Int
         /// When the first attempt of this resource failed (an outage began), if one did.
         var firstFailure: Duration?
+        /// When this attempt was asked for (host time): a live playlist's next reload counts from
+        /// it (RFC 8216bis §6.3.4: from when the client began loading the playlist).
+        var issuedAt: Duration
         var role: Pipeline.Role? {
             switch purpose {
             case .playlist(let role, _), .segment(let role, _, _, _, _), .initSection(let role, _): return role
@@ -424,7 +427,7 @@ public struct PlaybackMachine: Sendable {
             }
         }
         nextRequestID += 1
-        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt, firstFailure: firstFailure)
+        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt, firstFailure: firstFailure, issuedAt: now)
         actions.append(.load(id: nextRequestID, request: request))
         return nextRequestID
     }

@@ -298,10 +298,7 @@ struct PlaybackMachineTests {
         // it was asked for, as PlaylistReloadPolicy's summary says.
         driver.run(until: .seconds(5))
         driver.answer(main, text: Self.live(1))
-        withKnownIssue("the delay is added to the time the answer came: with a latency L the cadence is 4 s + L, and playback drifts from the live edge") {
-            #expect(driver.machine.nextWake == .seconds(8))
-        }
-        #expect(driver.machine.nextWake.map { !($0 < .seconds(8)) } == true)
+        #expect(driver.machine.nextWake == .seconds(8))
     }
 
     // MARK: Interstitials
