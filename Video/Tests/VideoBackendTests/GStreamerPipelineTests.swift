@@ -21,6 +21,16 @@ struct GStreamerPipelineTests {
 
     static func seconds(_ time: MediaTime?) -> Double? { time.map(\.seconds) }
 
+    /// Where `pipeline` is now, and how far it then plays, in seconds, over one second of the
+    /// host clock: (start position, media seconds advanced, host seconds elapsed).
+    static func advance(of pipeline: GStreamerPipeline) async throws -> (start: Double, advanced: Double, elapsed: Double) {
+        let clock = ContinuousClock()
+        let start = (clock.now, try #require(seconds(pipeline.position)))
+        try await Task.sleep(for: .seconds(1))
+        let end = (clock.now, try #require(seconds(pipeline.position)))
+        return (start.1, end.1 - start.1, Double((end.0 - start.0) / .milliseconds(1)) / 1000)
+    }
+
     @Test("reaches PLAYING on a real MPEG-TS segment and reports its duration")
     func reachesPlaying() async throws {
         let pipeline = try GStreamerPipeline(uri: Self.clipURI, configuration: .headless)
@@ -41,12 +51,7 @@ struct GStreamerPipelineTests {
         let messages = pipeline.messages()
         try pipeline.play()
         try await messages.reach(.playing)
-        let clock = ContinuousClock()
-        let start = (clock.now, try #require(Self.seconds(pipeline.position)))
-        try await Task.sleep(for: .seconds(1))
-        let end = (clock.now, try #require(Self.seconds(pipeline.position)))
-        let elapsed = Double((end.0 - start.0) / .milliseconds(1)) / 1000
-        let advanced = end.1 - start.1
+        let (_, advanced, elapsed) = try await Self.advance(of: pipeline)
         #expect(abs(advanced - elapsed) < 0.05, "advanced \(advanced) s in \(elapsed) s")
     }
 
@@ -112,13 +117,8 @@ struct GStreamerPipelineTests {
         #expect(pipeline.rate == 2)
         // Past the restart after the flush, when the clock runs again.
         try await Task.sleep(for: .milliseconds(100))
-        let clock = ContinuousClock()
-        let start = (clock.now, try #require(Self.seconds(pipeline.position)))
-        try await Task.sleep(for: .seconds(1))
-        let end = (clock.now, try #require(Self.seconds(pipeline.position)))
-        let elapsed = Double((end.0 - start.0) / .milliseconds(1)) / 1000
-        let ratio = (end.1 - start.1) / elapsed
-        #expect(abs(ratio - 2) < 0.1, "advanced \(end.1 - start.1) s in \(elapsed) s")
+        let (_, advanced, elapsed) = try await Self.advance(of: pipeline)
+        #expect(abs(advanced / elapsed - 2) < 0.1, "advanced \(advanced) s in \(elapsed) s")
     }
 
     @Test("a seek keeps the rate set before it")
@@ -131,12 +131,8 @@ struct GStreamerPipelineTests {
         try await messages.asyncDone(try pipeline.setRate(2))
         try await messages.asyncDone(try pipeline.seek(to: MediaTime(seconds: 1)))
         try await Task.sleep(for: .milliseconds(100))
-        let clock = ContinuousClock()
-        let start = (clock.now, try #require(Self.seconds(pipeline.position)))
-        try await Task.sleep(for: .seconds(1))
-        let end = (clock.now, try #require(Self.seconds(pipeline.position)))
-        let elapsed = Double((end.0 - start.0) / .milliseconds(1)) / 1000
-        #expect(abs((end.1 - start.1) / elapsed - 2) < 0.1, "advanced \(end.1 - start.1) s in \(elapsed) s")
+        let (_, advanced, elapsed) = try await Self.advance(of: pipeline)
+        #expect(abs(advanced / elapsed - 2) < 0.1, "advanced \(advanced) s in \(elapsed) s")
     }
 
     @Test("a rate change right after a seek plays from the seek's target at the new rate")
@@ -150,14 +146,10 @@ struct GStreamerPipelineTests {
         try pipeline.seek(to: MediaTime(seconds: 2))
         try await messages.asyncDone(try pipeline.setRate(2))
         try await Task.sleep(for: .milliseconds(100))
-        let clock = ContinuousClock()
-        let start = (clock.now, try #require(Self.seconds(pipeline.position)))
+        let (start, advanced, elapsed) = try await Self.advance(of: pipeline)
         // From the seek's target, not from where the pipeline was before it (under 1 s).
-        #expect(start.1 >= 2 && start.1 < 3, "at \(start.1) s after seeking to 2 s")
-        try await Task.sleep(for: .seconds(1))
-        let end = (clock.now, try #require(Self.seconds(pipeline.position)))
-        let elapsed = Double((end.0 - start.0) / .milliseconds(1)) / 1000
-        #expect(abs((end.1 - start.1) / elapsed - 2) < 0.1, "advanced \(end.1 - start.1) s in \(elapsed) s")
+        #expect(start >= 2 && start < 3, "at \(start) s after seeking to 2 s")
+        #expect(abs(advanced / elapsed - 2) < 0.1, "advanced \(advanced) s in \(elapsed) s")
     }
 
     @Test("end of stream arrives when the clip ends, and the position then stands still")
