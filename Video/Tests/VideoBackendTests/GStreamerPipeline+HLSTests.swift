@@ -10,11 +10,8 @@ struct GStreamerPipelineHLSTests {
     @Test("an HLS playlist over HTTP plays from 0 with the playlist's duration")
     func playsPlaylist() async throws {
         try await FixtureServer.with { base in
-            let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
+            let (pipeline, _) = try await GStreamerPipeline.playing("\(base)/content/index.m3u8")
             defer { pipeline.close() }
-            let messages = pipeline.messages()
-            try pipeline.play()
-            try await messages.reach(.playing)
             // 15 segments: 4.021333 s and fourteen of 4 s.
             let duration = try #require(Self.seconds(pipeline.duration))
             #expect(abs(duration - 60.021333) < 0.001, "duration \(duration) s")
@@ -46,11 +43,8 @@ struct GStreamerPipelineHLSTests {
     @Test("an accurate seek while playing an HLS playlist lands within 50 ms of its target, mid-segment")
     func accurateSeek() async throws {
         try await FixtureServer.with { base in
-            let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
+            let (pipeline, messages) = try await GStreamerPipeline.playing("\(base)/content/index.m3u8")
             defer { pipeline.close() }
-            let messages = pipeline.messages()
-            try pipeline.play()
-            try await messages.reach(.playing)
             // In seg-003 (12.02 to 16.02 s), 0.35 s past a keyframe. The pipeline plays on once
             // the seek is done, so the position may be past the target by the time since the
             // seek was asked for (the flush, the preroll, the message's way here).
@@ -71,11 +65,8 @@ struct GStreamerPipelineHLSTests {
             // one-segment manifest before it has exposed its pads, and then fails it
             // ("Can't push EOS on non-exposed pad", "Couldn't download fragments"). Nor a seek
             // into the last segment, after which it may end the stream at once.
-            let pipeline = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: .headless)
+            let (pipeline, messages) = try await GStreamerPipeline.playing("\(base)/content/index.m3u8")
             defer { pipeline.close() }
-            let messages = pipeline.messages()
-            try pipeline.play()
-            try await messages.reach(.playing)
             let duration = try #require(pipeline.duration)
             // 0.52 s before the last segment (56.021333 s): 4.52 s of media.
             let clock = ContinuousClock()

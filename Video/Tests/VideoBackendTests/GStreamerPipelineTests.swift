@@ -21,21 +21,6 @@ struct GStreamerPipelineTests {
 
     static func seconds(_ time: MediaTime?) -> Double? { time.map(\.seconds) }
 
-    /// The fixture clip in a headless pipeline that has reached PLAYING, and its messages from
-    /// before it played; the caller closes it.
-    static func playingClip() async throws -> (GStreamerPipeline, AsyncStream<PipelineMessage>) {
-        let pipeline = try GStreamerPipeline(uri: clipURI, configuration: .headless)
-        let messages = pipeline.messages()
-        do {
-            try pipeline.play()
-            try await messages.reach(.playing)
-        } catch {
-            pipeline.close()
-            throw error
-        }
-        return (pipeline, messages)
-    }
-
     /// Where `pipeline` is now, and how far it then plays, in seconds, over one second of the
     /// host clock: (start position, media seconds advanced, host seconds elapsed).
     static func advance(of pipeline: GStreamerPipeline) async throws -> (start: Double, advanced: Double, elapsed: Double) {
@@ -48,7 +33,7 @@ struct GStreamerPipelineTests {
 
     @Test("reaches PLAYING on a real MPEG-TS segment and reports its duration")
     func reachesPlaying() async throws {
-        let (pipeline, _) = try await Self.playingClip()
+        let (pipeline, _) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         let duration = try #require(Self.seconds(pipeline.duration))
         #expect(abs(duration - 5.021) < 0.15, "duration \(duration) s (tsdemux's estimate)")
@@ -58,7 +43,7 @@ struct GStreamerPipelineTests {
 
     @Test("the position advances with the clock while playing")
     func positionFollowsTheClock() async throws {
-        let (pipeline, _) = try await Self.playingClip()
+        let (pipeline, _) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         let (_, advanced, elapsed) = try await Self.advance(of: pipeline)
         #expect(abs(advanced - elapsed) < 0.05, "advanced \(advanced) s in \(elapsed) s")
@@ -66,7 +51,7 @@ struct GStreamerPipelineTests {
 
     @Test("a paused pipeline's position stands still")
     func pausedPositionStandsStill() async throws {
-        let (pipeline, messages) = try await Self.playingClip()
+        let (pipeline, messages) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         try pipeline.pause()
         try await messages.reach(.paused)
@@ -114,7 +99,7 @@ struct GStreamerPipelineTests {
 
     @Test("at rate 2 the position advances about twice as fast as the clock")
     func doubleRate() async throws {
-        let (pipeline, messages) = try await Self.playingClip()
+        let (pipeline, messages) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         try await messages.asyncDone(try pipeline.setRate(2))
         #expect(pipeline.rate == 2)
@@ -126,7 +111,7 @@ struct GStreamerPipelineTests {
 
     @Test("a seek keeps the rate set before it")
     func seekKeepsRate() async throws {
-        let (pipeline, messages) = try await Self.playingClip()
+        let (pipeline, messages) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         try await messages.asyncDone(try pipeline.setRate(2))
         try await messages.asyncDone(try pipeline.seek(to: MediaTime(seconds: 1)))
@@ -137,7 +122,7 @@ struct GStreamerPipelineTests {
 
     @Test("a rate change right after a seek plays from the seek's target at the new rate")
     func rateRightAfterSeek() async throws {
-        let (pipeline, messages) = try await Self.playingClip()
+        let (pipeline, messages) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         // While the seek flushes there is no position to change the rate at.
         try pipeline.seek(to: MediaTime(seconds: 2))
@@ -151,7 +136,7 @@ struct GStreamerPipelineTests {
 
     @Test("end of stream arrives when the clip ends, and the position then stands still")
     func endOfStream() async throws {
-        let (pipeline, messages) = try await Self.playingClip()
+        let (pipeline, messages) = try await GStreamerPipeline.playing(Self.clipURI)
         defer { pipeline.close() }
         // tsdemux's duration is an estimate from the bit rate, and its stream time starts at the
         // first PTS less the first PCR (0.7 s here), so the media ends near 5.7 s.

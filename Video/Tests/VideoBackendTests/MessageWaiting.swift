@@ -75,3 +75,20 @@ extension AsyncStream<PipelineMessage> {
         guard message == expected else { throw MessageWaitFailure(expected: "\(expected)", seen: [message], streamEnded: false) }
     }
 }
+
+extension GStreamerPipeline {
+    /// A headless pipeline on `uri` that has reached PLAYING, and its messages from before it
+    /// played; the caller closes it (it is closed here when it does not get there).
+    static func playing(_ uri: String) async throws -> (GStreamerPipeline, AsyncStream<PipelineMessage>) {
+        let pipeline = try GStreamerPipeline(uri: uri, configuration: .headless)
+        let messages = pipeline.messages()
+        do {
+            try pipeline.play()
+            try await messages.reach(.playing)
+        } catch {
+            pipeline.close()
+            throw error
+        }
+        return (pipeline, messages)
+    }
+}
