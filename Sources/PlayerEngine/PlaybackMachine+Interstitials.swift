@@ -63,18 +63,22 @@ extension PlaybackMachine {
 
     /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
     func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
+        guard let uri = firstAssetURI(of: scheduled) else { return nil }
         let event = scheduled.event
-        let uri: String
         var base = primary?.mediaURL ?? primary?.rootURL
-        if event.assetListURI != nil {
-            guard case .resolved(let list)? = assetLists[event.identifier], let first = list.assets.first else { return nil }
-            uri = first.uri
-            base = assetListURLs[event.identifier] ?? base
-        } else {
-            guard let first = event.assetURIs.first else { return nil }
-            uri = first
-        }
+        if event.assetListURI != nil { base = assetListURLs[event.identifier] ?? base }
         return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
+    }
+
+    /// A break's first asset as written (no URL built: deadlines ask whether there is one at
+    /// every input), once known.
+    func firstAssetURI(of scheduled: InterstitialSchedule.Break) -> String? {
+        let event = scheduled.event
+        if event.assetListURI != nil {
+            guard case .resolved(let list)? = assetLists[event.identifier] else { return nil }
+            return list.assets.first?.uri
+        }
+        return event.assetURIs.first
     }
 
     /// Loads the first asset of the next break (its playlist and a little media) once the break is

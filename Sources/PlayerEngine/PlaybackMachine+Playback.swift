@@ -117,7 +117,7 @@ extension PlaybackMachine {
             // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
             // else is due then, once its URL is known.
             let preloadAt = next.start - configuration.preloadLead
-            if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURL(of: next) != nil,
+            if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURI(of: next) != nil,
                let at = clock.hostTime(whenItemReaches: preloadAt) {
                 visit(at, .preloadLead)
             }
