@@ -103,14 +103,7 @@ package struct WatchChannelList: Sendable, Hashable {
     ///
     /// - Throws: ``ParseError``, or ``CommandFailure`` when the file cannot be read.
     package static func read(path: String) throws -> WatchChannelList {
-        let bytes: [UInt8]
-        do {
-            guard let file = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
-            defer { try? file.close() }
-            bytes = Array(try file.read(upToCount: maximumBytes + 1) ?? Data())
-        } catch {
-            throw CommandFailure(message: "cannot read the channel file \(path)", exitCode: 1)
-        }
+        let bytes = try CommandLineInput.readFile(path, atMost: maximumBytes + 1, kind: "a channel file")
         return try WatchChannelList(bytes: bytes, path: path)
     }
 

@@ -340,11 +340,8 @@ enum WatchCommand: Subcommand {
         /// The stored form `PasscodeHash` writes (`interlude watch --make-passcode-hash`), on the
         /// file's first line.
         static func readPasscodeHash(_ path: String) throws -> PasscodeHash {
-            guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 1024) else {
-                throw CommandFailure(message: "cannot read the passcode file \(path)", exitCode: 1)
-            }
-            try? file.close()
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let bytes = try CommandLineInput.readFile(path, atMost: 1024, kind: "a passcode file")
+            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             do {
                 return try PasscodeHash(encoded: text)
             } catch {
