@@ -92,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "GroupService",
-            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO", "CCrypto", "CSQLite"],
+            dependencies: ["GroupWire", "GroupCoordination", "MediaTime", "NetworkIO", "CCrypto", "CSQLite", "CHiredis"],
             swiftSettings: strictSettings
         ),
         .systemLibrary(
@@ -100,6 +100,13 @@ let package = Package(
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // hiredis, the Redis client under the shared session store (`serve --store redis://…`).
+        .systemLibrary(
+            name: "CHiredis",
+            path: "Sources/CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
         ),
         .target(
             name: "StreamOrigin",

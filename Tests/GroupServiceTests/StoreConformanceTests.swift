@@ -3,7 +3,7 @@ import GroupService
 import Testing
 import TestSupport
 
-/// The semantics every `SessionStore` shares, run against SQLite and memory alike.
+/// The semantics every `SessionStore` shares, run against SQLite, Redis and memory alike.
 @Suite("Session store conformance")
 struct StoreConformanceTests {
     @Test("a committed batch comes back from loadAll with its snapshot and participants", arguments: StoreKind.allCases)
@@ -226,11 +226,11 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test("random batches, valid or not, leave the SQLite and memory stores alike")
-    func differential() throws {
+    @Test("random batches, valid or not, leave the SQLite (and Redis) store like the memory one", arguments: [StoreKind.sqlite, .redis])
+    func differential(kind: StoreKind) throws {
         let seed: UInt64 = 0x5EED
         var random = SeededGenerator(seed: seed)
-        try StoreKind.sqlite.withStore(eventsKept: 8) { sqlite in
+        try kind.withStore(eventsKept: 8) { sqlite in
             let memory: any SessionStore = MemorySessionStore(eventsKeptPerSession: 8)
             var versions: [String: UInt64] = [:]
             var ids: Set<String> = []
@@ -290,6 +290,8 @@ struct StoreConformanceTests {
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
     case memory
+    /// A private redis-server for each test, stopped after it.
+    case redis
 
     var testDescription: String { rawValue }
 
@@ -304,6 +306,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let directory = try TemporaryDirectory()
             try body(SQLiteSessionStore(path: directory.file("sessions.sqlite"), eventsKeptPerSession: eventsKept))
+        case .redis:
+            let server = try RedisServer()
+            let store = try RedisSessionStore(url: server.url, eventsKeptPerSession: eventsKept)
+            defer { store.close() }
+            try body(store)
         }
     }
 }

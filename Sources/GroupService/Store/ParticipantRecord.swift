@@ -13,6 +13,10 @@ public struct ParticipantRecord: Sendable, Hashable {
     public var lastSeenAt: Int64
     /// `present`, `lost` or `left` (opaque to the store).
     public var state: String
+    /// The server process that holds its connection while it is present, when several share the
+    /// store (``RedisSessionStore``); `nil` for one process alone. The SQLite store, which one
+    /// process owns, does not keep it.
+    public var node: String?
 
     public init(
         id: String,
@@ -22,7 +26,8 @@ public struct ParticipantRecord: Sendable, Hashable {
         secretHash: String,
         joinedAt: Int64,
         lastSeenAt: Int64,
-        state: String
+        state: String,
+        node: String? = nil
     ) {
         self.id = id
         self.session = session
@@ -32,5 +37,6 @@ public struct ParticipantRecord: Sendable, Hashable {
         self.joinedAt = joinedAt
         self.lastSeenAt = lastSeenAt
         self.state = state
+        self.node = node
     }
 }

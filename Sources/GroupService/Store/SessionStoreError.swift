@@ -23,6 +23,8 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     case corruptRow(path: String, table: String, detail: String)
     /// SQLite failed.
     case sqlite(SQLiteFailure)
+    /// Redis could not be reached or refused a call (``RedisSessionStore``).
+    case redis(String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
             "\(path): unreadable row in table \(table): \(detail)"
         case let .sqlite(failure):
             failure.description
+        case let .redis(message):
+            message
         }
     }
 }
