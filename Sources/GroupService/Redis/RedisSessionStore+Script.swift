@@ -10,9 +10,9 @@ extension RedisSessionStore {
     ///
     /// KEYS: the sessions set, the revocations hash, then five per session (record, log,
     /// retained, commands, participants). ARGV: events kept per session, the session count; per
-    /// session its id, `1` when new, stream, creation time, the expected version, the end it is
+    /// session its id, `1` when new, stream, creation time, the expected version (empty: any), the end it is
     /// created with (or empty), the end to record (or empty), event and participant counts, the
-    /// doorbell and its channel; per event its version, `k`+retain key or empty, `c`+command key
+    /// doorbell (published after the session's version and a colon) and its channel; per event its version, `k`+retain key or empty, `c`+command key
     /// or empty, and its fields; per participant its id and fields; then the revocation count,
     /// token id and expiry pairs, and the expiry before which revocations are forgotten (or empty).
     static let commitScript = #"""
@@ -39,7 +39,8 @@ extension RedisSessionStore {
       if s.isNew then
         if exists then return redis.error_reply('INTERLUDE CONFLICT ' .. i) end
       else
-        if not exists or redis.call('HGET', s.key, 'version') ~= s.expected then return redis.error_reply('INTERLUDE CONFLICT ' .. i) end
+        if not exists then return redis.error_reply('INTERLUDE CONFLICT ' .. i) end
+        if s.expected ~= '' and redis.call('HGET', s.key, 'version') ~= s.expected then return redis.error_reply('INTERLUDE CONFLICT ' .. i) end
         if #s.events > 0 and redis.call('HEXISTS', s.key, 'endedAt') == 1 then return redis.error_reply('INTERLUDE CONFLICT ' .. i) end
         for e, event in ipairs(s.events) do
           if event.command ~= '' and redis.call('HEXISTS', s.commands, string.sub(event.command, 2)) == 1 then
@@ -129,7 +130,7 @@ extension RedisSessionStore {
       end
     end
     for _, s in ipairs(sessions) do
-      if s.bell ~= '' then redis.call('PUBLISH', s.channel, s.bell) end
+      if s.bell ~= '' then redis.call('PUBLISH', s.channel, redis.call('HGET', s.key, 'version') .. ':' .. s.bell) end
     end
     return 'OK'
     """#

@@ -87,15 +87,24 @@ public final class RedisSessionStore: SharedSessionStore {
         var seen = Set<String>()
         for id in batch.newSessions.map(\.id) + batch.events.map(\.session) + batch.participants.map(\.session) + batch.endedSessions.map(\.session)
         where seen.insert(id).inserted { names.append(id) }
-        // A conflict means another process committed to one of these sessions between the read
-        // and the script: read again and check again.
+        // The batch says what it expects of each session (its first event's version less one),
+        // so the script checks that without a read first. Only when it finds otherwise does the
+        // store read the sessions: to report what is wrong as every store does, or, when the read
+        // agrees with the batch (another process committed in between and the batch is valid
+        // against what is there now), to try again.
+        let creates = Set(batch.newSessions.map(\.id))
+        _ = try batch.checked { id throws(SessionStoreError) -> StoredSessionState? in
+            if creates.contains(id) { return nil }
+            let first = batch.events.first { $0.session == id }?.event.version
+            return StoredSessionState(version: first.map { $0 &- 1 } ?? 0, isEnded: false)
+        }
         for _ in 0..<16 {
-            let states = try readStates(names)
-            _ = try batch.checked { id in states[id] ?? nil }
-            let arguments = scriptArguments(batch, names: names, states: states)
+            let arguments = scriptArguments(batch, names: names)
             let reply = try call { (connection) throws(RedisError) in try connection.command(arguments) }
             switch reply {
             case .error(let message) where message.hasPrefix("INTERLUDE CONFLICT"):
+                let states = try readStates(names)
+                _ = try batch.checked { id in states[id] ?? nil }
                 continue
             case .error(let message) where message.hasPrefix("INTERLUDE DUPCMD"):
                 let numbers = message.split(separator: " ").dropFirst(2).compactMap { Int($0) }
@@ -134,7 +143,7 @@ public final class RedisSessionStore: SharedSessionStore {
         return states
     }
 
-    private func scriptArguments(_ batch: StoreBatch, names: [String], states: [String: StoredSessionState?]) -> [[UInt8]] {
+    private func scriptArguments(_ batch: StoreBatch, names: [String]) -> [[UInt8]] {
         var keys: [String] = [sessionsKey, revokedKey]
         var arguments: [[UInt8]] = []
         func add(_ text: String) { arguments.append(Array(text.utf8)) }
@@ -147,17 +156,18 @@ public final class RedisSessionStore: SharedSessionStore {
             let record = created[name]
             let events = batch.events.filter { $0.session == name }.map(\.event)
             let participants = batch.participants.filter { $0.session == name }
-            let expected = record?.version ?? (states[name] ?? nil)?.version ?? 0
+            // A session with no events in the batch is only checked to exist.
+            let expected = record?.version ?? events.first.map { $0.version &- 1 }
             add(name)
             add(record == nil ? "0" : "1")
             add(record?.stream ?? "")
             add(record.map { String($0.createdAt) } ?? "")
-            add(String(expected))
+            add(expected.map(String.init) ?? "")
             add(record?.endedAt.map(String.init) ?? "")
             add(ends[name].map(String.init) ?? "")
             add(String(events.count))
             add(String(participants.count))
-            let change = SessionChange(session: name, after: expected, events: events, participants: participants, created: record, endedAt: ends[name])
+            let change = SessionChange(session: name, after: expected ?? 0, events: events, participants: participants, created: record, endedAt: ends[name], origin: batch.origin)
             arguments.append(change.redisFields)
             add(channel(name))
             for event in events {
@@ -316,7 +326,7 @@ public final class RedisSessionStore: SharedSessionStore {
     }
 
     public func beat(node: String, lifetime: Duration) throws(SessionStoreError) {
-        let milliseconds = String(max(1, lifetime / .milliseconds(1)))
+        let milliseconds = String(max(1, Int64(lifetime / .milliseconds(1))))
         _ = try call { (connection) throws(RedisError) in try connection.command("SET", nodeKey(node), "1", "PX", milliseconds).checked("SET") }
     }
 

@@ -146,7 +146,7 @@ final class RedisSubscriber: Sendable {
             case "message":
                 guard let bytes = parts[2].bytes else { continue }
                 do {
-                    continuation.yield(.changed(try SessionChange(redisFields: bytes)))
+                    continuation.yield(.changed(try SessionChange(doorbell: bytes)))
                 } catch {
                     continuation.yield(.unreadable("\(channel): \(error)"))
                 }

@@ -53,9 +53,15 @@ public struct SessionChange: Sendable, Hashable {
     public var created: SessionRecord?
     /// When the change ended the session (Unix seconds).
     public var endedAt: Int64?
+    /// The process that committed it (``StoreBatch/origin``).
+    public var origin: String?
 
     /// A change.
-    public init(session: String, after: UInt64, events: [StoredEvent], participants: [ParticipantRecord], created: SessionRecord?, endedAt: Int64?) {
+    public init(
+        session: String, after: UInt64, events: [StoredEvent], participants: [ParticipantRecord], created: SessionRecord?, endedAt: Int64?,
+        origin: String? = nil
+    ) {
+        self.origin = origin
         self.session = session
         self.after = after
         self.events = events
@@ -81,7 +87,18 @@ extension SessionChange {
         fields.append(created?.stream)
         fields.append(created.map { String($0.createdAt) })
         fields.append(endedAt.map(String.init))
+        fields.append(origin)
         return fields.bytes
+    }
+
+    /// Reads a doorbell as the commit script publishes it: the session's version after the
+    /// change, a colon, then the change's fields.
+    init(doorbell: [UInt8]) throws(RedisFieldsError) {
+        guard let colon = doorbell.firstIndex(of: UInt8(ascii: ":")), let version = UInt64(String(decoding: doorbell[..<colon], as: UTF8.self)) else {
+            throw RedisFieldsError(what: "a session doorbell", offset: 0, problem: "no version before the change")
+        }
+        try self.init(redisFields: Array(doorbell[(colon + 1)...]))
+        if events.isEmpty { after = version }
     }
 
     init(redisFields bytes: [UInt8]) throws(RedisFieldsError) {
@@ -104,7 +121,8 @@ extension SessionChange {
         let stream = try reader.optionalText()
         let createdAt = try reader.optionalText().flatMap { Int64($0) }
         let endedAt = try reader.optionalText().flatMap { Int64($0) }
+        let origin = try reader.optionalText()
         let created = stream.map { SessionRecord(id: session, stream: $0, createdAt: createdAt ?? 0, version: after) }
-        self.init(session: session, after: after, events: events, participants: participants, created: created, endedAt: endedAt)
+        self.init(session: session, after: after, events: events, participants: participants, created: created, endedAt: endedAt, origin: origin)
     }
 }

@@ -13,11 +13,33 @@ extension GroupServer {
         private var outboxes: [ServiceConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
         private var metrics = ServiceMetrics()
         private var revocations: [(tokenID: String, expiresAt: Int64)] = []
+        /// The store, when other processes share it.
+        private let shared: (any SharedSessionStore)?
+        /// The sessions whose doorbells the store was last asked for.
+        private var watched: Set<String> = []
+        /// When this process last said it is alive, and checked the others.
+        private var lastBeat: Duration?
 
         init(core: GroupServiceCore, configuration: Configuration) {
             self.core = core
             self.configuration = configuration
+            shared = configuration.store as? any SharedSessionStore
         }
+
+        /// Says this process is alive (before it serves anyone).
+        func beat() {
+            guard let shared, let node = configuration.core.node else { return }
+            do {
+                try shared.beat(node: node, lifetime: Self.heartbeatLifetime)
+            } catch {
+                configuration.log(ServiceLogEntry(at: GroupServer.wallClock(), session: "", event: "store.failed", fields: ["error": "\(error)", "during": "heartbeat"]).jsonLine)
+            }
+        }
+
+        /// How long a heartbeat lasts: a process silent this long is taken as stopped.
+        static let heartbeatLifetime: Duration = .seconds(5)
+        /// How often a process says it is alive and checks the others.
+        static let heartbeatPeriod: Duration = .seconds(1)
 
         /// When the core's keep-alive check next has something to do (server wall clock).
         func nextDeadline() -> Duration? { core.nextDeadline() }
@@ -37,8 +59,21 @@ extension GroupServer {
         /// outputs. When the commit fails, the whole turn is undone: the core is as before it
         /// (except that the connections opened and closed in it stay so), each command of the turn
         /// is answered `internal` so that its sender retries with the same id, and each HTTP
-        /// request gets a 500.
+        /// request gets a 500. With a shared store, a commit that meets another process's commit
+        /// to the same session (the store's version check) is not a failure: the turn is undone,
+        /// the sessions catch up from the store, and the turn runs again (up to three times).
         private func handle(_ turn: [DriverInput]) {
+            var caughtUp: [GroupServiceCore.Output] = []
+            for round in 0..<4 {
+                guard let sessions = attempt(turn, mayRetry: shared != nil && round < 3, before: caughtUp) else { break }
+                metrics.conflicts += 1
+                caughtUp += catchUp(sessions, at: GroupServer.wallClock())
+            }
+            if let shared { watchMembers(shared) }
+        }
+
+        /// One try of a turn; the sessions to catch up when the commit met another process's.
+        private func attempt(_ turn: [DriverInput], mayRetry: Bool, before caughtUp: [GroupServiceCore.Output]) -> Set<String>? {
             // Messages are read first, so that a turn of nothing but keep-alives, probes and other
             // inputs that write nothing keeps no copy of the core to undo: the copy costs a copy of
             // the connection table at the turn's first change.
@@ -52,6 +87,7 @@ extension GroupServer {
             var outputs: [GroupServiceCore.Output] = []
             var commandIDs: [(ServiceConnectionID, String)] = []
             var replies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
+            var metricReplies: [(CheckedContinuation<HTTPResponse, Never>, HTTPResponse)] = []
             // Connections the server closed earlier in this turn: what they sent after it is not read.
             var closing = Set<ServiceConnectionID>()
             var scanned = 0
@@ -82,24 +118,32 @@ extension GroupServer {
                     outputs += core.reject(connection, code: .tooBig, reason, closeCode: 1009, at: now)
                 case .tick:
                     outputs += core.tick(at: now)
+                    outputs += heartbeat(at: now)
                 case .createSession(let request, let continuation):
                     replies.append((continuation, createSession(request, at: now, outputs: &outputs)))
                 case .revoke(let request, let continuation):
                     replies.append((continuation, revoke(request, at: now)))
                 case .metrics(let reply):
-                    reply.resume(returning: HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now)))
+                    metricReplies.append((reply, HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now))))
+                case .store(let notice):
+                    outputs += take(notice, at: now)
                 }
             }
             let writes = core.takeWrites()
             if !writes.isEmpty || !revocations.isEmpty {
                 let started = ContinuousClock.now
                 do {
-                    try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, at: now))
+                    try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, origin: configuration.core.node, at: now))
                     metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
                 } catch {
                     // `mayWrite` holds for every input that writes, so a turn that wrote kept its copy.
                     guard let before else { preconditionFailure("a turn wrote to the store from inputs that never write: \(turn)") }
                     core = before
+                    if mayRetry, error.isConflict {
+                        _ = core.takeWrites()
+                        revocations = []
+                        return Set(writes.newSessions.map(\.id) + writes.events.map(\.session) + writes.participants.map(\.session) + writes.endedSessions)
+                    }
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
                     outputs = []
@@ -118,8 +162,9 @@ extension GroupServer {
                 }
             }
             revocations = []
-            for (continuation, response) in replies { continuation.resume(returning: response) }
-            perform(outputs)
+            for (continuation, response) in replies + metricReplies { continuation.resume(returning: response) }
+            perform(caughtUp + outputs)
+            return nil
         }
 
         private func perform(_ outputs: [GroupServiceCore.Output]) {
@@ -145,7 +190,7 @@ extension GroupServer {
         /// the messages that only read (keep-alives, clock probes, resyncs).
         private static func mayWrite(_ input: DriverInput, _ message: Result<SessionClientMessage, WireDecodingError>?) -> Bool {
             switch input {
-            case .opened, .binary, .tooBig, .metrics: return false
+            case .opened, .binary, .tooBig, .metrics, .store: return false
             case .closed, .tick, .createSession, .revoke: return true
             case .text:
                 switch message {
@@ -178,6 +223,7 @@ extension GroupServer {
                 } catch {
                     return (core.reject(connection, code: .unauthorized, "invitation refused: \(error)", closeCode: 1008, at: now), nil)
                 }
+                load(claims.sessionID, at: now)
                 let secret = InvitationClaims.randomSecret()
                 let checked = ServiceHello(
                     session: claims.sessionID, role: claims.role, name: String(hello.name.prefix(64)),
@@ -197,6 +243,102 @@ extension GroupServer {
                 return (core.ping(connection, at: now), nil)
             case .leave:
                 return (core.leave(connection, at: now), nil)
+            }
+        }
+
+        // MARK: - Sharing the store with other processes
+
+        /// Loads a session that another process may have created or changed, when this core
+        /// does not hold it (a shared store only).
+        private func load(_ session: String, at now: Duration) {
+            guard let shared, core.sessions[session] == nil else { return }
+            do {
+                guard let stored = try shared.session(session, logLength: configuration.core.logLength) else { return }
+                _ = ServiceWire.restore(stored, into: &core, at: now)
+            } catch {
+                configuration.log(ServiceLogEntry(at: now, session: session, event: "store.failed", fields: ["error": "\(error)", "during": "load"]).jsonLine)
+            }
+        }
+
+        /// Brings sessions up to the store's version (after a commit that met another process's, a
+        /// gap in the doorbells, a new subscription or a reconnection): the log's events after the
+        /// core's version, or the whole session when the log no longer reaches back that far.
+        private func catchUp(_ sessions: Set<String>, at now: Duration) -> [GroupServiceCore.Output] {
+            guard let shared else { return [] }
+            var outputs: [GroupServiceCore.Output] = []
+            for id in sessions.sorted() {
+                do {
+                    guard let stored = try shared.session(id, logLength: configuration.core.logLength) else { continue }
+                    guard let held = core.sessions[id] else {
+                        _ = ServiceWire.restore(stored, into: &core, at: now)
+                        continue
+                    }
+                    if stored.record.version > held.version, stored.log.first.map({ $0.version > held.version + 1 }) ?? true {
+                        outputs += ServiceWire.restore(stored, into: &core, at: now, replacing: true)
+                        continue
+                    }
+                    let change = SessionChange(
+                        session: id, after: held.version, events: stored.log.filter { $0.version > held.version }, participants: stored.participants,
+                        created: nil, endedAt: stored.record.endedAt)
+                    outputs += core.takeIn(ServiceWire.change(change), at: now).outputs
+                } catch {
+                    configuration.log(ServiceLogEntry(at: now, session: id, event: "store.failed", fields: ["error": "\(error)", "during": "catch-up"]).jsonLine)
+                }
+            }
+            return outputs
+        }
+
+        /// What the shared store said.
+        private func take(_ notice: SharedStoreNotice, at now: Duration) -> [GroupServiceCore.Output] {
+            switch notice {
+            case .changed(let change):
+                // This process's own commits are in the core already.
+                guard change.origin != configuration.core.node, let held = core.sessions[change.session] else { return [] }
+                guard change.version > held.version || (change.events.isEmpty && change.after == held.version) else { return [] }
+                metrics.remoteChanges += 1
+                let (outputs, isWhole) = core.takeIn(ServiceWire.change(change), at: now)
+                return isWhole ? outputs : outputs + catchUp([change.session], at: now)
+            case .watching(let session):
+                return catchUp([session], at: now)
+            case .reconnected:
+                configuration.log(ServiceLogEntry(at: now, session: "", event: "store.reconnected", fields: ["sessions": "\(core.sessions.count)"]).jsonLine)
+                return catchUp(Set(core.sessions.keys), at: now)
+            case .unreadable(let description):
+                configuration.log(ServiceLogEntry(at: now, session: "", event: "store.unreadable", fields: ["error": description]).jsonLine)
+                return []
+            }
+        }
+
+        /// Every heartbeat period: says this process is alive, and marks the participants of the
+        /// processes whose heartbeat ran out as lost.
+        private func heartbeat(at now: Duration) -> [GroupServiceCore.Output] {
+            guard let shared, let node = configuration.core.node else { return [] }
+            if let lastBeat, now - lastBeat < Self.heartbeatPeriod { return [] }
+            lastBeat = now
+            do {
+                try shared.beat(node: node, lifetime: Self.heartbeatLifetime)
+                let others = core.otherNodes
+                guard !others.isEmpty else { return [] }
+                let stopped = others.subtracting(try shared.liveNodes(among: others))
+                guard !stopped.isEmpty else { return [] }
+                configuration.log(ServiceLogEntry(at: now, session: "", event: "server.stopped", fields: ["nodes": stopped.sorted().joined(separator: ",")]).jsonLine)
+                return core.nodesStopped(stopped, at: now)
+            } catch {
+                configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)", "during": "heartbeat"]).jsonLine)
+                return []
+            }
+        }
+
+        /// Subscribes to the doorbells of the sessions this process has members in, and forgets
+        /// the others.
+        private func watchMembers(_ shared: any SharedSessionStore) {
+            let members = core.sessionsWithMembersHere
+            if members != watched {
+                shared.watch(members)
+                watched = members
+            }
+            if core.sessions.count > members.count {
+                for id in core.sessions.keys where !members.contains(id) { core.forget(id) }
             }
         }
 
@@ -255,6 +397,7 @@ extension GroupServer {
             guard let stream = claims.stream, !stream.isEmpty else {
                 return .error(.badRequest, message: "the invitation names no stream")
             }
+            load(claims.sessionID, at: now)
             outputs += core.createSession(id: claims.sessionID, stream: stream, at: now)
             return .json(#"{"session":"\#(claims.sessionID)","stream":\#(ServiceWire.quoted(stream))}"#, status: .created)
         }

@@ -63,26 +63,15 @@ public final class GroupServer: Sendable {
     ///
     /// - Throws: when the store cannot be read.
     public init(configuration: Configuration) throws {
+        var configuration = configuration
+        let isShared = configuration.store is any SharedSessionStore
+        if isShared, configuration.core.node == nil { configuration.core.node = Self.newNodeName() }
         self.configuration = configuration
         var core = GroupServiceCore(configuration: configuration.core)
         let now = Self.wallClock()
-        for stored in try configuration.store.loadAll() {
-            let session = GroupServiceCore.Session(id: stored.record.id, stream: stored.record.stream, epoch: .milliseconds(stored.record.createdAt))
-            var events: [SessionEvent] = []
-            for event in stored.snapshot + stored.log {
-                guard let decoded = try? ServiceWire.decodeStored(event) else { continue }
-                events.append(decoded)
-            }
-            let participants = stored.participants.map {
-                GroupServiceCore.Participant(
-                    id: $0.id, name: $0.name, role: GroupRole(rawValue: $0.role) ?? .viewer, secretHash: $0.secretHash,
-                    state: GroupServiceCore.Participant.State(rawValue: $0.state) ?? .lost, lastSeen: .milliseconds($0.lastSeenAt),
-                    joinedAt: .milliseconds($0.joinedAt))
-            }
-            let commands = (stored.snapshot + stored.log).compactMap { event in
-                event.commandID.map { (sender: event.sender, id: $0, version: event.version) }
-            }
-            core.restore(session, events: Self.unique(events), commands: commands, participants: participants, at: now)
+        // A shared store's sessions are loaded when a participant of this process joins one.
+        if !isShared {
+            for stored in try configuration.store.loadAll() { _ = ServiceWire.restore(stored, into: &core, at: now) }
         }
         restoredSessionCount = core.sessions.count
         restored = Mutex(core)
@@ -91,17 +80,27 @@ public final class GroupServer: Sendable {
         server = HTTPServer(configuration: configuration.http, router: Self.router(inputs: inputs, configuration: configuration))
     }
 
-    private static func unique(_ events: [SessionEvent]) -> [SessionEvent] {
-        var seen = Set<UInt64>()
-        return events.filter { seen.insert($0.version).inserted }
+    /// A name for this process among those sharing a store: host, pid and a random part, so
+    /// that a restarted process is a new one.
+    static func newNodeName() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(name.isEmpty ? "host" : name)-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
     }
 
     /// Serves until ``shutdown()``.
     public func run() async throws {
         guard let core = restored.withLock({ state in defer { state = nil }; return state }) else { return }
         let driver = Driver(core: core, configuration: configuration)
+        await driver.beat()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await driver.run(self.inputs) }
+            if let shared = configuration.store as? any SharedSessionStore {
+                group.addTask {
+                    for await notice in shared.notices { self.inputs.yield(.store(notice)) }
+                }
+            }
             group.addTask {
                 // The keep-alive check runs when the core's next deadline falls due (a participant
                 // silent for two intervals is lost then, not up to a period later), and at least
@@ -115,6 +114,7 @@ public final class GroupServer: Sendable {
             }
             try await server.run()
             inputs.finish()
+            (configuration.store as? any SharedSessionStore)?.close()
             group.cancelAll()
         }
     }
@@ -231,5 +231,7 @@ public final class GroupServer: Sendable {
         case createSession(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)
         case revoke(HTTPRequest, CheckedContinuation<HTTPResponse, Never>)
         case metrics(CheckedContinuation<HTTPResponse, Never>)
+        /// What a shared store said (another process's change, a subscription, a reconnection).
+        case store(SharedStoreNotice)
     }
 }

@@ -37,6 +37,9 @@ public struct GroupServiceCore: Sendable {
         /// (restating it where the group stands, as every coordinator does when a participant
         /// that shaped the timeline leaves).
         public var reanchorWindow: Duration = .seconds(10)
+        /// This process's name among several that share one store (`nil`: it is alone). Each
+        /// checks the keep-alives of the participants it holds the connections of, and no other.
+        public var node: String?
 
         /// The defaults.
         public init() {}
@@ -166,8 +169,10 @@ public struct GroupServiceCore: Sendable {
         public var lastSeen: Duration
         /// When it joined.
         public var joinedAt: Duration
-        /// Its connection while present.
+        /// Its connection while present (on this process).
         public var connection: ServiceConnectionID?
+        /// The process that holds its connection, when several share the store.
+        public var node: String?
 
         /// A participant.
         public init(id: String, name: String, role: GroupRole, secretHash: String, state: State, lastSeen: Duration, joinedAt: Duration? = nil) {
@@ -215,8 +220,8 @@ public struct GroupServiceCore: Sendable {
     /// The limits.
     public let configuration: Configuration
     /// The sessions, by identifier.
-    public private(set) var sessions: [String: Session] = [:]
-    private var connections: [ServiceConnectionID: Connection] = [:]
+    public internal(set) var sessions: [String: Session] = [:]
+    var connections: [ServiceConnectionID: Connection] = [:]
     private var writes = Writes()
     /// Messages refused, by code (for the metrics).
     public private(set) var refusals: [SessionError.Code: Int] = [:]
@@ -406,6 +411,7 @@ public struct GroupServiceCore: Sendable {
             let wasLost = participant.state == .lost
             participant.state = .present
             participant.connection = connection
+            participant.node = configuration.node
             participant.lastSeen = now
             session.participants[participant.id] = participant
             connections[connection]?.member = (session.id, participant.id)
@@ -436,6 +442,7 @@ public struct GroupServiceCore: Sendable {
         session.nextParticipantNumber += 1
         var participant = Participant(id: id, name: hello.name, role: hello.role, secretHash: hello.newSecretHash, state: .present, lastSeen: now)
         participant.connection = connection
+        participant.node = configuration.node
         session.participants[id] = participant
         sessions[session.id] = session
         connections[connection]?.member = (session.id, id)
@@ -585,7 +592,7 @@ public struct GroupServiceCore: Sendable {
         for sessionID in sessions.keys.sorted() {
             guard let session = sessions[sessionID], !session.isEnded else { continue }
             for participant in session.participants.values.sorted(by: { $0.id < $1.id })
-            where participant.state == .present && now - participant.lastSeen >= configuration.lostAfter {
+            where participant.state == .present && participant.node == configuration.node && now - participant.lastSeen >= configuration.lostAfter {
                 if let connection = participant.connection {
                     connections[connection]?.member = nil
                     outputs.append(.close(connection, code: 1001, reason: "keep-alive timed out"))
@@ -604,7 +611,7 @@ public struct GroupServiceCore: Sendable {
             deadline = deadline.map { min($0, due) } ?? due
         }
         for session in sessions.values where !session.isEnded {
-            for participant in session.participants.values where participant.state == .present {
+            for participant in session.participants.values where participant.state == .present && participant.node == configuration.node {
                 let due = participant.lastSeen + configuration.lostAfter
                 deadline = deadline.map { min($0, due) } ?? due
             }
@@ -658,7 +665,7 @@ public struct GroupServiceCore: Sendable {
         return (skew, roundTrip)
     }
 
-    private mutating func markLost(_ participantID: String, in sessionID: String, reason: String, at now: Duration) -> [Output] {
+    mutating func markLost(_ participantID: String, in sessionID: String, reason: String, at now: Duration) -> [Output] {
         guard var session = sessions[sessionID], var participant = session.participants[participantID], participant.state == .present else { return [] }
         participant.state = .lost
         participant.connection = nil
@@ -679,7 +686,7 @@ public struct GroupServiceCore: Sendable {
         return event
     }
 
-    private func fanOut(_ event: SessionEvent, in sessionID: String, except excluded: ServiceConnectionID?) -> [Output] {
+    func fanOut(_ event: SessionEvent, in sessionID: String, except excluded: ServiceConnectionID?) -> [Output] {
         guard let session = sessions[sessionID] else { return [] }
         return session.participants.values.compactMap(\.connection).filter { $0 != excluded }.sorted().map { .send($0, .event(event)) }
     }

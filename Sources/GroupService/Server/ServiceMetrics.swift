@@ -38,6 +38,10 @@ struct ServiceMetrics: Sendable {
     var sentByType: [String: Int] = [:]
     var clockProbes = 0
     var storeFailures = 0
+    /// Changes other processes committed that this one took in (a shared store).
+    var remoteChanges = 0
+    /// Turns run again because another process committed to the same session first.
+    var conflicts = 0
     var eventsCommitted = 0
     var skew = Histogram(bounds: [0.001, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 1])
     var roundTrip = Histogram(bounds: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1])
@@ -93,6 +97,8 @@ struct ServiceMetrics: Sendable {
         text += "# HELP interlude_group_clock_probes_total Clock probes answered.\n# TYPE interlude_group_clock_probes_total counter\ninterlude_group_clock_probes_total \(clockProbes)\n"
         text += "# HELP interlude_group_events_total Events committed.\n# TYPE interlude_group_events_total counter\ninterlude_group_events_total \(eventsCommitted)\n"
         text += "# HELP interlude_group_store_failures_total Commits that failed (nothing of them was applied).\n# TYPE interlude_group_store_failures_total counter\ninterlude_group_store_failures_total \(storeFailures)\n"
+        text += "# HELP interlude_group_remote_changes_total Changes committed by other processes sharing the store, taken in.\n# TYPE interlude_group_remote_changes_total counter\ninterlude_group_remote_changes_total \(remoteChanges)\n"
+        text += "# HELP interlude_group_store_conflicts_total Turns run again because another process committed to the same session first.\n# TYPE interlude_group_store_conflicts_total counter\ninterlude_group_store_conflicts_total \(conflicts)\n"
         skew.render("interlude_group_participant_skew_seconds", help: "Skew participants reported against the group's expected position (absolute).", into: &text)
         roundTrip.render("interlude_group_clock_round_trip_seconds", help: "Clock-probe round trips participants reported.", into: &text)
         commits.render("interlude_group_store_commit_seconds", help: "Time to commit one transaction to the store.", into: &text)

@@ -20,9 +20,12 @@ enum ServiceWire {
     }
 
     /// What the core wrote, as one store batch (one transaction).
-    static func batch(_ writes: GroupServiceCore.Writes, revocations: [(tokenID: String, expiresAt: Int64)], at now: Duration) -> StoreBatch {
+    static func batch(
+        _ writes: GroupServiceCore.Writes, revocations: [(tokenID: String, expiresAt: Int64)], origin: String? = nil, at now: Duration
+    ) -> StoreBatch {
         let milliseconds = Int64(now / .milliseconds(1))
         var batch = StoreBatch()
+        batch.origin = origin
         batch.newSessions = writes.newSessions.map {
             SessionRecord(id: $0.id, stream: $0.stream, createdAt: Int64($0.epoch / .milliseconds(1)))
         }
@@ -38,12 +41,57 @@ enum ServiceWire {
             ParticipantRecord(
                 id: participant.id, session: session, name: participant.name, role: participant.role.rawValue,
                 secretHash: participant.secretHash, joinedAt: Int64(participant.joinedAt / .milliseconds(1)),
-                lastSeenAt: Int64(participant.lastSeen / .milliseconds(1)), state: participant.state.rawValue)
+                lastSeenAt: Int64(participant.lastSeen / .milliseconds(1)), state: participant.state.rawValue, node: participant.node)
         }
         for session in writes.endedSessions { batch.end(session, at: milliseconds / 1000) }
         for (tokenID, expiresAt) in revocations { batch.revoke(tokenID, expiresAt: expiresAt) }
         if !revocations.isEmpty { batch.forgetsRevocationsExpiredBy = milliseconds / 1000 }
         return batch
+    }
+
+    /// A participant as the store keeps it, for the core.
+    static func participant(_ record: ParticipantRecord) -> GroupServiceCore.Participant {
+        var participant = GroupServiceCore.Participant(
+            id: record.id, name: record.name, role: GroupRole(rawValue: record.role) ?? .viewer, secretHash: record.secretHash,
+            state: GroupServiceCore.Participant.State(rawValue: record.state) ?? .lost, lastSeen: .milliseconds(record.lastSeenAt),
+            joinedAt: .milliseconds(record.joinedAt))
+        participant.node = record.node
+        return participant
+    }
+
+    /// A stored session put into `core` (its events decoded; one that cannot be read is skipped,
+    /// as the store wrote it and no participant could read it either).
+    static func restore(_ stored: StoredSession, into core: inout GroupServiceCore, at now: Duration, replacing: Bool = false) -> [GroupServiceCore.Output] {
+        let session = GroupServiceCore.Session(id: stored.record.id, stream: stored.record.stream, epoch: .milliseconds(stored.record.createdAt))
+        var seen = Set<UInt64>()
+        var events: [SessionEvent] = []
+        for event in stored.snapshot + stored.log where seen.insert(event.version).inserted {
+            guard let decoded = try? decodeStored(event) else { continue }
+            events.append(decoded)
+        }
+        let participants = stored.participants.map(participant)
+        let commands = (stored.snapshot + stored.log).compactMap { event in
+            event.commandID.map { (sender: event.sender, id: $0, version: event.version) }
+        }
+        var outputs: [GroupServiceCore.Output] = []
+        if replacing {
+            outputs = core.replace(session, events: events, commands: commands, participants: participants, at: now)
+        } else {
+            core.restore(session, events: events, commands: commands, participants: participants, at: now)
+        }
+        if stored.record.endedAt != nil, var restored = core.sessions[session.id] {
+            restored.isEnded = true
+            core.sessions[session.id] = restored
+        }
+        return outputs
+    }
+
+    /// A committed change of a session, for the core.
+    static func change(_ change: SessionChange) -> GroupServiceCore.Catch {
+        GroupServiceCore.Catch(
+            session: change.session, events: change.events.compactMap { try? decodeStored($0) },
+            commands: change.events.compactMap { event in event.commandID.map { (sender: event.sender, id: $0, version: event.version) } },
+            participants: change.participants.map(participant), isEnded: change.endedAt != nil)
     }
 
     /// `text` as a JSON string literal.

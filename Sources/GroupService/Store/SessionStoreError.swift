@@ -58,6 +58,17 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 /// A failed SQLite call, located: the file, what was being done, and SQLite's own words.
+extension SessionStoreError {
+    /// Whether the batch met what another process committed first (a shared store): the
+    /// versions, sessions or command ids it expected are not the store's any more.
+    public var isConflict: Bool {
+        switch self {
+        case .versionGap, .duplicateSession, .duplicateCommand, .sessionEnded, .unknownSession: true
+        default: false
+        }
+    }
+}
+
 public struct SQLiteFailure: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// `open`, `prepare`, `step`, `commit` …

@@ -19,6 +19,9 @@ public struct StoreBatch: Sendable, Hashable {
     /// When set, revocations that expire at or before this time (unix seconds, as `expiresAt`)
     /// are forgotten.
     public var forgetsRevocationsExpiredBy: Int64?
+    /// The server process that commits it, when several share the store: a shared store's
+    /// doorbells name it, so that a process can tell its own changes from the others'.
+    public var origin: String?
 
     /// An event and the session it belongs to.
     public struct Event: Sendable, Hashable {
