@@ -32,6 +32,8 @@ struct GroupJoinOptions: Sendable {
     var token: String
     /// The server's WebSocket URL.
     var server: String
+    /// The other servers the invitation lists (`?server=URL`), as WebSocket URLs.
+    var alternateServers: [String] = []
     /// The name the others see, and the stream's `{viewer}`.
     var name: String
     var policy: Policy
@@ -46,6 +48,7 @@ struct GroupJoinOptions: Sendable {
     init(invitation: String, _ arguments: ParsedArguments, command: CommandSpec) throws {
         token = SessionCommand.invitationToken(invitation)
         server = try arguments.value("server") ?? Self.serverURL(fromInvitation: invitation, command: command)
+        alternateServers = try Self.alternateServers(inInvitation: invitation, command: command)
         name = arguments.value("name") ?? ProcessInfo.processInfo.environment["USER"] ?? "viewer"
         guard (1...Self.maximumNameBytes).contains(name.utf8.count), name.allSatisfy({ !$0.isNewline }) else {
             throw UsageError(message: "--name must be 1 to \(Self.maximumNameBytes) bytes on one line", command: command)
@@ -73,6 +76,7 @@ struct GroupJoinOptions: Sendable {
             // names it for the coordinator (Apple's identifierFor).
             PlayerItem(url: streamURL(welcome), contentIdentifier: welcome.stream)
         }
+        configuration.alternateServers = alternateServers
         if policy == .waiting {
             configuration.suspensionReasonsThatTriggerWaiting = [.userIsChangingCurrentTime, .playingInterstitial, .stallRecovery]
         }
@@ -80,6 +84,17 @@ struct GroupJoinOptions: Sendable {
             configuration.tls = WebSocketClient.TLS(trustedCertificatesPath: certificateAuthorityPath, allowsSelfSignedCertificates: allowsSelfSignedCertificates)
         }
         return configuration
+    }
+
+    /// The `server` query items of an invitation (`http://A/join?server=http://B#TOKEN`), as
+    /// WebSocket URLs: the other servers of the same sessions (at most 16).
+    static func alternateServers(inInvitation invitation: String, command: CommandSpec) throws -> [String] {
+        guard let hash = invitation.firstIndex(of: "#"), let components = URLComponents(string: String(invitation[..<hash])) else { return [] }
+        let servers = (components.queryItems ?? []).filter { $0.name == "server" }.compactMap(\.value)
+        guard servers.count <= 16 else {
+            throw UsageError(message: "the invitation lists \(servers.count) servers; at most 16 are taken", command: command)
+        }
+        return try servers.map { try serverURL(fromInvitation: $0 + "/join#", command: command) }
     }
 
     /// `ws://HOST:PORT/group` from `http://HOST:PORT/join#TOKEN` (`wss` from `https`).

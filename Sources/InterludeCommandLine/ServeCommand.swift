@@ -15,6 +15,11 @@ enum ServeCommand: Subcommand {
             Sessions are kept in SQLite (--db; WAL, synchronous=FULL): a command is acknowledged only
             after it is committed, and a restarted server restores every session, so participants
             reconnect and go on where the group is.
+            Several servers can share their sessions through Redis (--store redis://HOST:PORT, Redis 6.2 or
+            newer with appendonly yes): any of them serves any participant of any session, every session
+            keeps one order whichever server a command arrives at, and when a server stops its participants
+            resume on another (list every server in the invitation: session create --server, repeated).
+            All of them need the same --key-file.
             Invitations are signed with HMAC-SHA256 by the keys in --key-file, which is created (mode 0600)
             when it does not exist. `interlude session create` needs the same key file.
             The flow:
@@ -30,6 +35,8 @@ enum ServeCommand: Subcommand {
             .init(long: "port", short: "p", valueName: "n", help: "The TCP port (default 7400; 0 picks a free one)."),
             .init(long: "host", short: nil, valueName: "address", help: "The address to listen on (default 127.0.0.1)."),
             .init(long: "db", short: nil, valueName: "file", help: "The SQLite file (default interlude-sessions.sqlite in the working directory)."),
+            .init(long: "store", short: nil, valueName: "url", help: "Where sessions are kept: sqlite:FILE (the default, as --db) or redis://HOST:PORT, shared with other servers."),
+            .init(long: "node", short: nil, valueName: "name", help: "This server's name among those sharing a Redis store (default: host, pid and a random part)."),
             .init(long: "key-file", short: nil, valueName: "file", help: "The invitation keys (default interlude-keys in the working directory; created if missing)."),
             .init(long: "tls-cert", short: nil, valueName: "file", help: "A PEM certificate: serve wss:// and https://."),
             .init(long: "tls-key", short: nil, valueName: "file", help: "The PEM private key of --tls-cert."),
@@ -42,6 +49,7 @@ enum ServeCommand: Subcommand {
             "interlude serve",
             "interlude serve --port 0 --db /var/lib/interlude/sessions.sqlite --key-file /etc/interlude/keys",
             "interlude serve --tls-cert cert.pem --tls-key key.pem",
+            "interlude serve --port 7401 --store redis://127.0.0.1:6379   (and another with --port 7402)",
         ]
     )
 
@@ -72,6 +80,8 @@ enum ServeCommand: Subcommand {
         var keyFile: String
         var createdKeyFile: Bool
         var restoredSessions: Int
+        /// This server's name among those sharing a Redis store.
+        var node: String?
 
         func banner(port: Int) -> String {
             let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
@@ -79,7 +89,7 @@ enum ServeCommand: Subcommand {
             let http = "\(isTLS ? "https" : "http")://\(authority)"
             return """
                 Interlude group server on \(isTLS ? "wss" : "ws")://\(authority)/group
-                  sessions: \(databasePath) (\(restoredSessions) restored)
+                  sessions: \(databasePath) (\(databasePath.hasPrefix("redis://") ? "shared; \(node ?? "")" : "\(restoredSessions) restored"))
                   invitation keys: \(keyFile)\(createdKeyFile ? " (created)" : "")
                   metrics: \(http)/metrics
                 Create a session (it prints one invitation per role):
@@ -121,12 +131,38 @@ enum ServeCommand: Subcommand {
         }
         let keyFile = arguments.value("key-file") ?? "interlude-keys"
         let (keyRing, created) = try SessionCommand.keyRing(at: keyFile, creating: true)
-        let databasePath = arguments.value("db") ?? "interlude-sessions.sqlite"
-        let store: SQLiteSessionStore
-        do {
-            store = try SQLiteSessionStore(path: databasePath)
-        } catch {
-            throw CommandFailure(message: "\(databasePath): \(error)")
+        var databasePath = arguments.value("db") ?? "interlude-sessions.sqlite"
+        let storeURL = arguments.value("store")
+        if storeURL != nil, arguments.value("db") != nil {
+            throw UsageError(message: "--db and --store both say where sessions are kept: give one", command: spec)
+        }
+        if let node = arguments.value("node") {
+            guard storeURL?.hasPrefix("redis://") == true else { throw UsageError(message: "--node names a server among those sharing a Redis store: give --store redis://HOST:PORT", command: spec) }
+            guard (1...64).contains(node.utf8.count), node.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                throw UsageError(message: "--node must be 1 to 64 letters, digits, '-', '_' or '.', not '\(node)'", command: spec)
+            }
+            core.node = node
+        }
+        let store: any SessionStore
+        if let storeURL, storeURL.hasPrefix("redis://") {
+            databasePath = storeURL
+            do {
+                store = try RedisSessionStore(url: storeURL)
+            } catch {
+                throw CommandFailure(message: "--store \(storeURL): \(error)")
+            }
+        } else {
+            if let storeURL {
+                guard storeURL.hasPrefix("sqlite:"), storeURL.count > "sqlite:".count else {
+                    throw UsageError(message: "--store must be sqlite:FILE or redis://HOST:PORT, not '\(storeURL)'", command: spec)
+                }
+                databasePath = String(storeURL.dropFirst("sqlite:".count))
+            }
+            do {
+                store = try SQLiteSessionStore(path: databasePath)
+            } catch {
+                throw CommandFailure(message: "\(databasePath): \(error)")
+            }
         }
         let configuration = GroupServer.Configuration(
             http: http, keyRing: keyRing, store: store, core: core, allowedOrigins: Set(arguments.values("allow-origin")),
@@ -139,6 +175,6 @@ enum ServeCommand: Subcommand {
         }
         return Prepared(
             server: server, host: host, isTLS: http.tls != nil, databasePath: databasePath, keyFile: keyFile,
-            createdKeyFile: created, restoredSessions: server.restoredSessionCount)
+            createdKeyFile: created, restoredSessions: server.restoredSessionCount, node: server.configuration.core.node)
     }
 }

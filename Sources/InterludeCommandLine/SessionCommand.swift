@@ -17,6 +17,9 @@ enum SessionCommand: Subcommand {
             `session revoke INVITATION` refuses that invitation from now on (those already in stay).
             The stream may contain {viewer}, which each participant replaces by its name, so that each
             gets its own ads from `interlude origin` (/vod/movie/{viewer}/main.m3u8).
+            Several servers sharing a Redis store (serve --store redis://…): give each with --server; the
+            session is created on the first, and the invitation lists the others (?server=URL), so that a
+            participant whose server stops goes on through the next one.
             """,
         arguments: [
             .init(name: "action", help: "create or revoke."),
@@ -24,7 +27,7 @@ enum SessionCommand: Subcommand {
         ],
         options: [
             .init(long: "stream", short: nil, valueName: "url", help: "The stream the session plays (create; may contain {viewer})."),
-            .init(long: "server", short: nil, valueName: "url", help: "The group server (default http://127.0.0.1:7400)."),
+            .init(long: "server", short: nil, valueName: "url", help: "The group server (default http://127.0.0.1:7400); repeat it for servers that share a Redis store.", isRepeatable: true),
             .init(long: "key-file", short: nil, valueName: "file", help: "The server's key file (default interlude-keys in the working directory)."),
             .init(long: "expires", short: nil, valueName: "duration", help: "How long the invitations admit newcomers: 90s, 30m, 12h, 7d (default 24h)."),
             .init(long: "ca", short: nil, valueName: "file", help: "Trust this PEM certificate for an https:// server (its own)."),
@@ -33,15 +36,22 @@ enum SessionCommand: Subcommand {
         examples: [
             "interlude session create --stream 'http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8'",
             "interlude session create --server http://10.0.0.5:7400 --key-file keys --stream http://cdn.example/live.m3u8 --expires 2h",
+            "interlude session create --server http://127.0.0.1:7401 --server http://127.0.0.1:7402 --stream URL",
             "interlude session revoke 'http://127.0.0.1:7400/join#il1.…'",
         ]
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
-        let server = (arguments.value("server") ?? "http://127.0.0.1:7400").trimmingSuffix("/")
-        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-            throw UsageError(message: "--server must be an http:// or https:// URL, not '\(server)'", command: spec)
+        let servers = (arguments.values("server").isEmpty ? ["http://127.0.0.1:7400"] : arguments.values("server")).map { $0.trimmingSuffix("/") }
+        for server in servers {
+            guard server.hasPrefix("http://") || server.hasPrefix("https://"), URL(string: server)?.host != nil, !server.contains("?"), !server.contains("#") else {
+                throw UsageError(message: "--server must be an http:// or https:// URL of a server, not '\(server)'", command: spec)
+            }
         }
+        let server = servers[0]
+        // The invitation: the first server's join URL, the others as `server` query items.
+        let alternates = servers.dropFirst().map { "server=" + ($0.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? $0) }
+        let joinURL = server + "/join" + (alternates.isEmpty ? "" : "?" + alternates.joined(separator: "&"))
         let keyFile = arguments.value("key-file") ?? "interlude-keys"
         let (keyRing, _) = try keyRing(at: keyFile, creating: false)
         let lifetime = try arguments.value("expires").map { try parseLifetime($0) } ?? 86_400
@@ -62,12 +72,12 @@ enum SessionCommand: Subcommand {
             try post(server + "/sessions", bearer: owner, body: "{}", certificateAuthority: arguments.value("ca"))
             let invitations = [(GroupRole.owner, owner), (.controller, invitation(.controller)), (.viewer, invitation(.viewer))]
             if arguments.flag("json") {
-                let items = invitations.map { #""\#($0.0.rawValue)":"\#(server)/join#\#($0.1)""# }.joined(separator: ",")
+                let items = invitations.map { #""\#($0.0.rawValue)":"\#(joinURL)#\#($0.1)""# }.joined(separator: ",")
                 io.write(#"{"session":"\#(session)","stream":"\#(stream)","invitations":{\#(items)}}"# + "\n")
             } else {
                 io.write("Session \(session) plays \(stream)\n")
                 io.writeError("Invitations (valid for \(lifetime) s; each admits anyone who has it, with its role):\n")
-                for (role, token) in invitations { io.write("\(role.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(server)/join#\(token)\n") }
+                for (role, token) in invitations { io.write("\(role.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(joinURL)#\(token)\n") }
                 io.writeError("Join with: interlude join INVITATION --name NAME\n")
             }
             return 0
@@ -125,6 +135,11 @@ enum SessionCommand: Subcommand {
             throw CommandFailure(message: "the group server refused (\(response.status)): \(response.body.prefix(500))")
         }
     }
+}
+
+extension CharacterSet {
+    /// What a query value may hold unescaped (no `&`, `=`, `#` or `+`).
+    static let urlQueryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=#+"))
 }
 
 extension String {

@@ -29,6 +29,9 @@ public final class GroupSessionParticipant: Sendable {
     public struct Configuration: Sendable {
         /// The server's WebSocket URL (`ws://HOST:PORT/group`, or `wss://`).
         public var server: String
+        /// Other servers of the same sessions (several `interlude serve` sharing a Redis store):
+        /// when a connection fails or ends, the next one is tried, in turn with ``server``.
+        public var alternateServers: [String] = []
         /// The link's settings: the invitation token and the name.
         public var link: GroupSessionLink.Configuration
         /// TLS settings for `wss://` (trusted certificates; self-signed for tests).
@@ -87,6 +90,8 @@ public final class GroupSessionParticipant: Sendable {
         var nextProbe: UInt64 = 1
         var nextReport: Duration = .zero
         var lastSkew: Duration?
+        /// Which of the servers the next connection goes to.
+        var serverIndex = 0
     }
 
     private enum Outgoing: Sendable {
@@ -256,14 +261,26 @@ public final class GroupSessionParticipant: Sendable {
         state.withLock { body(&$0) }
     }
 
+    /// The server the next connection goes to, and (when there are alternates) the one after it
+    /// for the connection after a failure.
+    private func nextServer(movingOn: Bool) -> String {
+        let servers = [configuration.server] + configuration.alternateServers
+        return state.withLock { state in
+            if movingOn { state.serverIndex = (state.serverIndex + 1) % servers.count }
+            return servers[state.serverIndex % servers.count]
+        }
+    }
+
     private func connect(_ generation: Int) async {
+        let server = nextServer(movingOn: false)
         let connection: WebSocketConnection
         do {
             connection = try await client.connect(
-                to: configuration.server,
+                to: server,
                 configuration: WebSocketConfiguration(maximumMessageBytes: 4 << 20, pingInterval: .seconds(15), pongTimeout: .seconds(10)))
         } catch {
-            linkInput(.disconnected(reason: "cannot connect to \(configuration.server): \(error)"), generation: generation)
+            _ = nextServer(movingOn: true)
+            linkInput(.disconnected(reason: "cannot connect to \(server): \(error)"), generation: generation)
             return
         }
         let current = state.withLock { state -> Bool in
@@ -293,6 +310,7 @@ public final class GroupSessionParticipant: Sendable {
             reason = "\(error)"
         }
         if let close = connection.closeStatus { reason = "\(close)" }
+        _ = nextServer(movingOn: true)
         linkInput(.disconnected(reason: reason), generation: generation)
     }
 
