@@ -57,6 +57,27 @@ struct SharedStoreServerTests {
         }
     }
 
+    @Test("a 300 ms break in one server's Redis connection: its participant still gets every event, in order, exactly once")
+    func redisBreak() async throws {
+        try await withSharedServers(relayingSecond: true) { rig in
+            let (alice, welcome) = try await rig.join(server: 0, role: .owner, name: "alice")
+            let (bob, bobWelcome) = try await rig.join(server: 1, role: .viewer, name: "bob")
+            let start = bobWelcome.version
+            var acks: [UInt64] = []
+            for index in 0..<60 {
+                if index == 20 { rig.relay?.cut(for: .milliseconds(300)) }
+                try await alice.send(HostileClient.playbackCommand(id: "c\(index)", by: welcome.participant.rawValue, counter: UInt64(index + 1), seconds: Int64(index)))
+                acks.append(try await alice.expectAck("c\(index)"))
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(rig.relay?.cuts == 1)
+            let seen = try await bob.events(through: acks.last!).filter { $0.version > start }
+            #expect(seen.map(\.version) == Array((start + 1)...acks.last!), "every version once, in order")
+            #expect(Set(acks).isSubset(of: Set(seen.map(\.version))))
+            #expect(try await rig.metric("interlude_group_store_failures_total", server: 0) == 0)
+        }
+    }
+
     @Test("a session created on one server is joined on the other, and an end on one closes the members of both")
     func createdElsewhere() async throws {
         try await withSharedServers { rig in
@@ -77,6 +98,8 @@ struct SharedStoreServerTests {
 private struct SharedRig: Sendable {
     let ports: [Int]
     let ring: TokenKeyRing
+    /// The relay between the second server and Redis, when asked for.
+    var relay: TCPRelay?
     let session = "s-shared"
     let stream = "http://127.0.0.1/vod/main.m3u8"
 
@@ -137,14 +160,17 @@ extension HostileClient {
 }
 
 /// Runs `body` against two servers on one fresh redis-server, then stops both and Redis.
-private func withSharedServers(_ body: (SharedRig) async throws -> Void) async throws {
+private func withSharedServers(relayingSecond: Bool = false, _ body: (SharedRig) async throws -> Void) async throws {
     let redis = try RedisServer()
+    let relay = relayingSecond ? try TCPRelay(to: redis.port) : nil
+    defer { relay?.stop() }
     let key = TokenKey.random()
     let ring = try TokenKeyRing(keys: [key], signingKeyID: key.id)
     var servers: [GroupServer] = []
     for index in 0..<2 {
         var configuration = GroupServer.Configuration(
-            http: HTTPServer.Configuration(host: "127.0.0.1", port: 0), keyRing: ring, store: try RedisSessionStore(url: redis.url),
+            http: HTTPServer.Configuration(host: "127.0.0.1", port: 0), keyRing: ring,
+            store: try RedisSessionStore(url: index == 1 && relay != nil ? "redis://127.0.0.1:\(relay!.port)" : redis.url),
             log: { _ in })
         configuration.core.keepAliveInterval = .seconds(60)
         configuration.core.node = "node-\(index)"
@@ -155,7 +181,7 @@ private func withSharedServers(_ body: (SharedRig) async throws -> Void) async t
         do {
             var ports: [Int] = []
             for server in servers { ports.append(try await server.listeningPort()) }
-            let rig = SharedRig(ports: ports, ring: ring)
+            let rig = SharedRig(ports: ports, ring: ring, relay: relay)
             try await rig.createSession(rig.session, server: 0)
             try await body(rig)
             for server in servers { server.shutdown() }

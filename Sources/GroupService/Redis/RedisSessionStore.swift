@@ -209,11 +209,8 @@ public final class RedisSessionStore: SharedSessionStore {
                 ["HGETALL", sessionKey], ["HGETALL", key(id, "retained")], ["HGETALL", key(id, "participants")],
             ].map { $0.map { Array($0.utf8) } })
         }
-        let fields = Self.pairs(replies[0])
-        guard let stream = fields["stream"].map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
-        func number(_ name: String) -> Int64? { fields[name].flatMap { Int64(String(decoding: $0, as: UTF8.self)) } }
-        let version = UInt64(clamping: number("version") ?? 0)
-        let record = SessionRecord(id: id, stream: stream, createdAt: number("createdAt") ?? 0, endedAt: number("endedAt"), version: version)
+        guard let record = record(id, from: replies[0]) else { return nil }
+        let version = record.version
         let snapshot = try retained(replies[1], session: id)
         var participants: [ParticipantRecord] = []
         for (_, bytes) in Self.pairs(replies[2]) {
@@ -279,20 +276,7 @@ public final class RedisSessionStore: SharedSessionStore {
         let reply = try call { (connection) throws(RedisError) in
             try connection.command("XRANGE", key(session, "log"), "0-\(version + 1)", "+", "COUNT", count).checked("XRANGE")
         }
-        var logged: [StoredEvent] = []
-        for entry in reply.elements {
-            let parts = entry.elements
-            guard parts.count == 2 else { continue }
-            let fields = parts[1].elements
-            var index = 0
-            while index + 1 < fields.count {
-                if fields[index].text == "f", let bytes = fields[index + 1].bytes {
-                    var reader = RedisFields.Reader(bytes, what: "a logged event")
-                    do { logged.append(try StoredEvent(redisFields: &reader)) } catch { throw corrupt(error, in: key(session, "log")) }
-                }
-                index += 2
-            }
-        }
+        let logged = try logged(reply, session: session)
         // The retained events the log no longer holds come first.
         let firstLogged = try firstLoggedVersion(session: session) ?? UInt64.max
         let older = retained.filter { $0.version > version && $0.version < firstLogged }
@@ -318,6 +302,53 @@ public final class RedisSessionStore: SharedSessionStore {
     }
 
     // MARK: - Sharing
+
+    public func catchUp(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> SessionCatchUp? {
+        guard version < UInt64(Int64.max) else { return nil }
+        let replies = try call { (connection) throws(RedisError) in
+            try connection.pipeline([
+                ["HGETALL", key(session, "session")],
+                ["XRANGE", key(session, "log"), "0-\(version + 1)", "+", "COUNT", String(max(1, min(limit, 1_000_000)))],
+                ["HGETALL", key(session, "participants")],
+            ].map { $0.map { Array($0.utf8) } })
+        }
+        guard let record = record(session, from: replies[0]) else { return nil }
+        let events = try logged(replies[1], session: session)
+        var participants: [ParticipantRecord] = []
+        for (_, bytes) in Self.pairs(replies[2]) {
+            var reader = RedisFields.Reader(bytes, what: "a participant")
+            do { participants.append(try ParticipantRecord(redisFields: &reader)) } catch { throw corrupt(error, in: key(session, "participants")) }
+        }
+        participants.sort { ($0.joinedAt, $0.id) < ($1.joinedAt, $1.id) }
+        let reachesBack = record.version <= version || events.first?.version == version + 1
+        return SessionCatchUp(record: record, events: events, participants: participants, reachesBack: reachesBack)
+    }
+
+    private func record(_ id: String, from reply: RedisReply) -> SessionRecord? {
+        let fields = Self.pairs(reply)
+        guard let stream = fields["stream"].map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        func number(_ name: String) -> Int64? { fields[name].flatMap { Int64(String(decoding: $0, as: UTF8.self)) } }
+        return SessionRecord(id: id, stream: stream, createdAt: number("createdAt") ?? 0, endedAt: number("endedAt"), version: UInt64(clamping: number("version") ?? 0))
+    }
+
+    /// The events of an `XRANGE` of a session's log.
+    private func logged(_ reply: RedisReply, session: String) throws(SessionStoreError) -> [StoredEvent] {
+        var logged: [StoredEvent] = []
+        for entry in reply.elements {
+            let parts = entry.elements
+            guard parts.count == 2 else { continue }
+            let fields = parts[1].elements
+            var index = 0
+            while index + 1 < fields.count {
+                if fields[index].text == "f", let bytes = fields[index + 1].bytes {
+                    var reader = RedisFields.Reader(bytes, what: "a logged event")
+                    do { logged.append(try StoredEvent(redisFields: &reader)) } catch { throw corrupt(error, in: key(session, "log")) }
+                }
+                index += 2
+            }
+        }
+        return logged
+    }
 
     public var notices: AsyncStream<SharedStoreNotice> { subscriber.notices }
 

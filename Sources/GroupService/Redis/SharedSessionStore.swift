@@ -12,6 +12,12 @@ public protocol SharedSessionStore: SessionStore {
     /// participants; `nil` when the store has never had it.
     func session(_ id: String, logLength: Int) throws(SessionStoreError) -> StoredSession?
 
+    /// What a session holds after `version`, read in one round trip: its record, its events
+    /// after `version` (up to `limit`) and its participants; `nil` when the store has never had
+    /// the session. ``SessionCatchUp/reachesBack`` says whether the log still holds the event
+    /// after `version` (when not, the caller needs ``session(_:logLength:)``).
+    func catchUp(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> SessionCatchUp?
+
     /// The sessions whose changes ``notices`` should carry (all others are unsubscribed).
     func watch(_ sessions: Set<String>)
 
@@ -23,6 +29,26 @@ public protocol SharedSessionStore: SessionStore {
 
     /// Stops the notices (and the connection that carries them).
     func close()
+}
+
+/// A session's changes after a version (``SharedSessionStore/catchUp(session:after:limit:)``).
+public struct SessionCatchUp: Sendable, Hashable {
+    /// The session's record (its version is the store's).
+    public var record: SessionRecord
+    /// The events after the version asked for, oldest first.
+    public var events: [StoredEvent]
+    /// Every participant of the session.
+    public var participants: [ParticipantRecord]
+    /// Whether the events start right after the version asked for (or there are none to miss).
+    public var reachesBack: Bool
+
+    /// A catch-up.
+    public init(record: SessionRecord, events: [StoredEvent], participants: [ParticipantRecord], reachesBack: Bool) {
+        self.record = record
+        self.events = events
+        self.participants = participants
+        self.reachesBack = reachesBack
+    }
 }
 
 /// What a ``SharedSessionStore`` tells a server process.

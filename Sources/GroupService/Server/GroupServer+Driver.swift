@@ -61,11 +61,12 @@ extension GroupServer {
         /// is answered `internal` so that its sender retries with the same id, and each HTTP
         /// request gets a 500. With a shared store, a commit that meets another process's commit
         /// to the same session (the store's version check) is not a failure: the turn is undone,
-        /// the sessions catch up from the store, and the turn runs again (up to three times).
+        /// the sessions catch up from the store (one round trip), and the turn runs again (up to
+        /// fifteen times: each try loses only to a commit that landed within its own two round trips).
         private func handle(_ turn: [DriverInput]) {
             var caughtUp: [GroupServiceCore.Output] = []
-            for round in 0..<4 {
-                guard let sessions = attempt(turn, mayRetry: shared != nil && round < 3, before: caughtUp) else { break }
+            for round in 0..<16 {
+                guard let sessions = attempt(turn, mayRetry: shared != nil && round < 15, before: caughtUp) else { break }
                 metrics.conflicts += 1
                 caughtUp += catchUp(sessions, at: GroupServer.wallClock())
             }
@@ -268,18 +269,20 @@ extension GroupServer {
             var outputs: [GroupServiceCore.Output] = []
             for id in sessions.sorted() {
                 do {
-                    guard let stored = try shared.session(id, logLength: configuration.core.logLength) else { continue }
                     guard let held = core.sessions[id] else {
-                        _ = ServiceWire.restore(stored, into: &core, at: now)
+                        if let stored = try shared.session(id, logLength: configuration.core.logLength) { _ = ServiceWire.restore(stored, into: &core, at: now) }
                         continue
                     }
-                    if stored.record.version > held.version, stored.log.first.map({ $0.version > held.version + 1 }) ?? true {
-                        outputs += ServiceWire.restore(stored, into: &core, at: now, replacing: true)
+                    guard let caught = try shared.catchUp(session: id, after: held.version, limit: configuration.core.logLength) else { continue }
+                    guard caught.reachesBack else {
+                        if let stored = try shared.session(id, logLength: configuration.core.logLength) {
+                            outputs += ServiceWire.restore(stored, into: &core, at: now, replacing: true)
+                        }
                         continue
                     }
                     let change = SessionChange(
-                        session: id, after: held.version, events: stored.log.filter { $0.version > held.version }, participants: stored.participants,
-                        created: nil, endedAt: stored.record.endedAt)
+                        session: id, after: held.version, events: caught.events, participants: caught.participants,
+                        created: nil, endedAt: caught.record.endedAt)
                     outputs += core.takeIn(ServiceWire.change(change), at: now).outputs
                 } catch {
                     configuration.log(ServiceLogEntry(at: now, session: id, event: "store.failed", fields: ["error": "\(error)", "during": "catch-up"]).jsonLine)
