@@ -212,12 +212,7 @@ public final class RedisSessionStore: SharedSessionStore {
         guard let record = record(id, from: replies[0]) else { return nil }
         let version = record.version
         let snapshot = try retained(replies[1], session: id)
-        var participants: [ParticipantRecord] = []
-        for (_, bytes) in Self.pairs(replies[2]) {
-            var reader = RedisFields.Reader(bytes, what: "a participant")
-            do { participants.append(try ParticipantRecord(redisFields: &reader)) } catch { throw corrupt(error, in: key(id, "participants")) }
-        }
-        participants.sort { ($0.joinedAt, $0.id) < ($1.joinedAt, $1.id) }
+        let participants = try participants(replies[2], session: id)
         let length = UInt64(clamping: max(0, logLength))
         let logStart = version > length ? version - length : 0
         let log = logLength <= 0 ? [] : try events(session: id, after: logStart, limit: Int.max, retained: snapshot)
@@ -314,14 +309,19 @@ public final class RedisSessionStore: SharedSessionStore {
         }
         guard let record = record(session, from: replies[0]) else { return nil }
         let events = try logged(replies[1], session: session)
+        let participants = try participants(replies[2], session: session)
+        let reachesBack = record.version <= version || events.first?.version == version + 1
+        return SessionCatchUp(record: record, events: events, participants: participants, reachesBack: reachesBack)
+    }
+
+    /// The participants of a `HGETALL` of a session's participants hash, by joining time.
+    private func participants(_ reply: RedisReply, session: String) throws(SessionStoreError) -> [ParticipantRecord] {
         var participants: [ParticipantRecord] = []
-        for (_, bytes) in Self.pairs(replies[2]) {
+        for (_, bytes) in Self.pairs(reply) {
             var reader = RedisFields.Reader(bytes, what: "a participant")
             do { participants.append(try ParticipantRecord(redisFields: &reader)) } catch { throw corrupt(error, in: key(session, "participants")) }
         }
-        participants.sort { ($0.joinedAt, $0.id) < ($1.joinedAt, $1.id) }
-        let reachesBack = record.version <= version || events.first?.version == version + 1
-        return SessionCatchUp(record: record, events: events, participants: participants, reachesBack: reachesBack)
+        return participants.sorted { ($0.joinedAt, $0.id) < ($1.joinedAt, $1.id) }
     }
 
     private func record(_ id: String, from reply: RedisReply) -> SessionRecord? {
