@@ -12,7 +12,7 @@ build: bootstrap
 # The suites that run real processes in real time (servers, players, a private D-Bus with playerctl,
 # a tmux server) and those that time work against a larger input (…ScalingTests) run on their own
 # after the rest, so that parallel tests do not compete with them for the cores.
-SOLO_SUITES = GroupAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|WatchCommandTmuxTests|ScalingTests
+SOLO_SUITES = GroupAcrossProcessesTests|ScaleOutAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|WatchCommandTmuxTests|ScalingTests
 test: bootstrap
 	$(SWIFT) test --skip '$(SOLO_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(SOLO_SUITES)'

@@ -1,4 +1,5 @@
 import Foundation
+import InterludeCommandLine
 import Glibc
 import Testing
 import TestSupport
@@ -26,6 +27,10 @@ final class GroupAcrossProcessesRig {
     /// What the current server printed so far (banner and session log).
     private var serverOutput: [UInt8] = []
     private var joins: [(name: String, process: ChildProcess)] = []
+    /// Servers sharing a Redis store (``startSharedServer(node:redis:)``), by node name.
+    private var sharedServers: [String: ChildProcess] = [:]
+    /// Their ports, by node name.
+    private(set) var sharedPorts: [String: Int] = [:]
 
     init() throws {
         interlude = try #require(ChildProcess.besideTestBinary("interlude"), "the interlude binary is built beside the test binary by swift build")
@@ -39,6 +44,7 @@ final class GroupAcrossProcessesRig {
         // Participants first, so that none of them sees its server vanish.
         for join in joins { _ = join.process.kill() }
         if let server { _ = server.kill() }
+        for shared in sharedServers.values { _ = shared.kill() }
         if let origin { _ = origin.kill() }
         // INTERLUDE_KEEP_TRACES=DIR keeps each run's traces, logs, configuration and database.
         if let keep = ProcessInfo.processInfo.environment["INTERLUDE_KEEP_TRACES"], !keep.isEmpty {
@@ -81,6 +87,60 @@ final class GroupAcrossProcessesRig {
         serverOutput = child.read(until: .now + .seconds(10)) { Self.port(in: $0, after: "Interlude group server on ws://127.0.0.1:") != nil }
         serverPort = try #require(Self.port(in: serverOutput, after: "Interlude group server on ws://127.0.0.1:"), "the server printed no URL: \(serverText)")
     }
+
+    /// Starts `interlude serve` named `node` on a free port, keeping sessions in the Redis server
+    /// at `redis`, with the rig's key file; its output goes to `serve-NODE.log`.
+    func startSharedServer(node: String, redis: String) throws {
+        let log = directory.file("serve-\(node).log")
+        let child = try ChildProcess(
+            executable: interlude,
+            arguments: ["serve", "--port", "0", "--store", redis, "--node", node, "--key-file", directory.file("keys")],
+            standardError: .merged)
+        sharedServers[node] = child
+        let banner = child.read(until: .now + .seconds(10)) { Self.port(in: $0, after: "Interlude group server on ws://127.0.0.1:") != nil }
+        try Data(banner).write(to: URL(fileURLWithPath: log))
+        let port: Int = try #require(Self.port(in: banner, after: "Interlude group server on ws://127.0.0.1:"), "the server printed no URL: \(String(decoding: banner, as: UTF8.self))")
+        sharedPorts[node] = port
+    }
+
+    /// Kills the shared server `node` with SIGKILL.
+    func killSharedServer(_ node: String) -> Int32 {
+        defer { sharedServers[node] = nil }
+        return sharedServers[node]?.kill() ?? 0
+    }
+
+    /// Creates a session through the shared servers `nodes` (the first creates it); the
+    /// invitations list them all.
+    func createSharedSession(stream: String, nodes: [String]) async throws -> Invitations {
+        let servers = nodes.flatMap { ["--server", "http://127.0.0.1:\(sharedPorts[$0] ?? 0)"] }
+        let io = CommandIO.capturing()
+        let code = await InterludeCommand.run(
+            ["session", "create"] + servers + ["--key-file", directory.file("keys"), "--stream", "http://127.0.0.1:\(originPort)/\(stream)", "--json"], io: io)
+        let result = (code: code, out: io.capturedOutput, err: io.capturedError)
+        try #require(result.code == 0, "session create: \(result.err)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+        let invitations = try #require(json?["invitations"] as? [String: String])
+        return Invitations(
+            owner: try #require(invitations["owner"]), controller: try #require(invitations["controller"]),
+            viewer: try #require(invitations["viewer"]))
+    }
+
+    /// Stops the shared servers (SIGTERM, then SIGKILL) and keeps what they printed in their logs.
+    func stopSharedServers() {
+        for (node, child) in sharedServers {
+            _ = child.terminate()
+            let rest = child.readToEnd()
+            if let handle = FileHandle(forWritingAtPath: directory.file("serve-\(node).log")) {
+                handle.seekToEndOfFile()
+                handle.write(Data(rest))
+                try? handle.close()
+            }
+        }
+        sharedServers = [:]
+    }
+
+    /// What the shared server `node` printed (once stopped).
+    func sharedLog(_ node: String) -> String { (try? String(contentsOfFile: directory.file("serve-\(node).log"), encoding: .utf8)) ?? "" }
 
     /// Kills the server with SIGKILL (it has no chance to close anything).
     func killServer() -> Int32 {
