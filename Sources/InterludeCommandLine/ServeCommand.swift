@@ -146,11 +146,16 @@ enum ServeCommand: Subcommand {
         let store: any SessionStore
         if let storeURL, storeURL.hasPrefix("redis://") {
             databasePath = storeURL
+            let redis: RedisSessionStore
             do {
-                store = try RedisSessionStore(url: storeURL)
+                redis = try RedisSessionStore(url: storeURL)
             } catch {
                 throw CommandFailure(message: "--store \(storeURL): \(error)")
             }
+            if let persistence = redis.persistence, !persistence.appendOnly {
+                io.writeError("serve: warning: \(storeURL) runs with appendonly no: a Redis restart loses every session (set appendonly yes, and appendfsync always to match SQLite's durability)\n")
+            }
+            store = redis
         } else {
             if let storeURL {
                 guard storeURL.hasPrefix("sqlite:"), storeURL.count > "sqlite:".count else {

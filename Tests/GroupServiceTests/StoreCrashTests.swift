@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GroupService
+import Synchronization
 import Testing
 import TestSupport
 
@@ -45,3 +46,65 @@ struct StoreCrashTests {
     }
 }
 
+
+/// The Redis store's promise when redis-server itself is killed (`appendonly yes`,
+/// `appendfsync always`): a commit that returned is in the append-only file.
+@Suite("Redis session store crash")
+struct RedisStoreCrashTests {
+    @Test("every version acknowledged before redis-server is killed with SIGKILL is there after it restarts, with no gap")
+    func killedServer() throws {
+        let redis = try RedisServer()
+        let seed: UInt64 = 0xC2A6
+        var random = SeededGenerator(seed: seed)
+        let payload = "{\"filler\":\"" + String(repeating: "x", count: 700) + "\"}"
+        var stored: UInt64 = 0
+        for round in 1...3 {
+            let store = try RedisSessionStore(url: redis.url, eventsKeptPerSession: .max)
+            defer { store.close() }
+            if round == 1 {
+                var batch = StoreBatch()
+                batch.newSessions = [SessionRecord(id: "crash", stream: "vod/crash", createdAt: 1)]
+                try store.commit(batch)
+            }
+            // A writer thread commits one-event batches and notes each acknowledged version; the
+            // server is killed while it writes.
+            let acknowledged = Mutex<[UInt64]>([])
+            let done = Mutex(false)
+            let first = stored
+            let writer = Thread {
+                var version = first
+                while !done.withLock({ $0 }) {
+                    version += 1
+                    var batch = StoreBatch()
+                    batch.append(StoredEvent(version: version, sender: "p1", kind: "custom", retainKey: version % 3 == 0 ? "key/\(version % 7)" : nil,
+                                             commandID: "command-\(version)", payload: payload, recordedAt: Int64(version)), to: "crash")
+                    if version % 10 == 0 { batch.revoke("token-\(version)", expiresAt: .max) }
+                    do { try store.commit(batch) } catch { break }
+                    acknowledged.withLock { $0.append(version) }
+                }
+                done.withLock { $0 = true }
+            }
+            writer.start()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while acknowledged.withLock({ $0.count }) < 20, ContinuousClock.now < deadline { usleep(1_000) }
+            usleep(useconds_t(Int.random(in: 0..<300_000, using: &random)))
+            redis.stop()
+            while !done.withLock({ $0 }) { usleep(1_000) }
+            let acked = acknowledged.withLock { $0 }
+            try #require(acked.count >= 20, "round \(round): only \(acked.count) commits before the kill")
+
+            try redis.restart()
+            let reopened = try RedisSessionStore(url: redis.url, eventsKeptPerSession: .max)
+            defer { reopened.close() }
+            let session = try #require(try reopened.loadAll().first { $0.record.id == "crash" })
+            #expect(session.record.version >= acked.last!, "round \(round): acknowledged \(acked.last!), stored \(session.record.version) (seed \(seed))")
+            let versions = try reopened.events(session: "crash", after: 0, limit: .max).map(\.version)
+            #expect(versions == Array(1...session.record.version), "round \(round): the log has a gap or a hole")
+            for version in acked where version % 10 == 0 {
+                #expect(try reopened.isRevoked(tokenID: "token-\(version)"), "round \(round): batch \(version) was kept in part")
+            }
+            #expect(try reopened.commandVersion(session: "crash", sender: "p1", commandID: "command-\(acked.last!)") == acked.last!)
+            stored = session.record.version
+        }
+    }
+}

@@ -18,19 +18,19 @@ public final class RedisServer {
         public var description: String
     }
 
+    private let executable: String
+
     /// Starts one and waits until it answers `PING` (up to 10 s).
     public init() throws {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw StartFailure(description: "redis-server is not installed (scripts/bootstrap installs it)")
         }
+        self.executable = executable
         directory = try TemporaryDirectory()
         var lastProblem = ""
         for _ in 0..<5 {
             let port = try Self.freeLoopbackPort()
-            let process = try ChildProcess(executable: executable, arguments: [
-                "--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory.url.path, "--appendonly", "yes", "--appendfsync", "always",
-                "--save", "", "--daemonize", "no", "--logfile", directory.file("redis.log"), "--protected-mode", "yes",
-            ])
+            let process = try Self.launch(executable, port: port, directory: directory)
             if Self.answers(port: port, until: .now + .seconds(10)) {
                 self.port = port
                 url = "redis://127.0.0.1:\(port)"
@@ -44,6 +44,25 @@ public final class RedisServer {
     }
 
     deinit { stop() }
+
+    private static func launch(_ executable: String, port: Int, directory: TemporaryDirectory) throws -> ChildProcess {
+        try ChildProcess(executable: executable, arguments: [
+            "--port", "\(port)", "--bind", "127.0.0.1", "--dir", directory.url.path, "--appendonly", "yes", "--appendfsync", "always",
+            "--save", "", "--daemonize", "no", "--logfile", directory.file("redis.log"), "--protected-mode", "yes",
+        ])
+    }
+
+    /// Starts it again on the same port and directory (after ``stop()``, or a kill), reading
+    /// back its append-only file; waits until it answers `PING`.
+    public func restart() throws {
+        stop()
+        let process = try Self.launch(executable, port: port, directory: directory)
+        guard Self.answers(port: port, until: .now + .seconds(10)) else {
+            _ = process.kill()
+            throw StartFailure(description: "redis-server did not start again on port \(port)")
+        }
+        self.process = process
+    }
 
     /// Its pid while running.
     public var pid: pid_t? { process?.pid }

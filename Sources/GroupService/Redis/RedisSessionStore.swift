@@ -22,6 +22,9 @@ public final class RedisSessionStore: SharedSessionStore {
     private let connection: Mutex<RedisConnection>
     private let scriptHash: String
     private let subscriber: RedisSubscriber
+    /// Redis's `appendonly` and `appendfsync` settings when it was opened (`nil` when `CONFIG` is
+    /// not allowed): without the append-only file a Redis restart loses every session.
+    public let persistence: (appendOnly: Bool, fsync: String)?
 
     /// A store over the Redis server at `url` (`redis://HOST:PORT`), keeping the newest
     /// `eventsKeptPerSession` events of each session (older ones while retained).
@@ -45,6 +48,13 @@ public final class RedisSessionStore: SharedSessionStore {
                 throw RedisError.unexpectedReply(command: "SCRIPT LOAD", reply: "no hash")
             }
             scriptHash = hash
+            let appendOnly = try connection.command("CONFIG", "GET", "appendonly")
+            let fsync = try connection.command("CONFIG", "GET", "appendfsync")
+            if let on = appendOnly.elements.last?.text, let every = fsync.elements.last?.text {
+                persistence = (on == "yes", every)
+            } else {
+                persistence = nil
+            }
         } catch {
             throw .redis(error.description)
         }
