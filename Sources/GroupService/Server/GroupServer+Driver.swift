@@ -19,6 +19,9 @@ extension GroupServer {
         private var watched: Set<String> = []
         /// When this process last said it is alive, and checked the others.
         private var lastBeat: Duration?
+        /// Whether a turn may have changed which sessions have members here (a hello, a close, a
+        /// change taken in): only then is the set worked out again.
+        private var membershipMayHaveChanged = true
 
         init(core: GroupServiceCore, configuration: Configuration) {
             self.core = core
@@ -94,6 +97,7 @@ extension GroupServer {
             var scanned = 0
             for (input, message) in zip(turn, messages) {
                 now = GroupServer.wallClock()
+                if shared != nil, !membershipMayHaveChanged, Self.mayChangeMembership(input, message) { membershipMayHaveChanged = true }
                 for case .close(let connection, _, _) in outputs[scanned...] { closing.insert(connection) }
                 scanned = outputs.count
                 switch input {
@@ -176,6 +180,7 @@ extension GroupServer {
                     metrics.sent(message)
                     outbox.yield(.text(ServiceWire.encode(message)))
                 case .close(let connection, let code, let reason):
+                    membershipMayHaveChanged = true
                     outboxes.removeValue(forKey: connection)?.yield(.close(code, reason))
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
@@ -198,6 +203,21 @@ extension GroupServer {
                 case .success(.ping)?, .success(.clockProbe)?, .success(.resync)?, .failure?: return false
                 default: return true
                 }
+            }
+        }
+
+        /// Whether `input` may make a connection a member of a session or end one's membership
+        /// (keep-alives, probes, commands and resyncs do not, unless the core closes the
+        /// connection, which ``perform(_:)`` notes).
+        private static func mayChangeMembership(_ input: DriverInput, _ message: Result<SessionClientMessage, WireDecodingError>?) -> Bool {
+            switch input {
+            case .closed, .createSession: return true
+            case .text:
+                switch message {
+                case .success(.hello)?, .success(.leave)?: return true
+                default: return false
+                }
+            case .opened, .binary, .tooBig, .tick, .revoke, .metrics, .store: return false
             }
         }
 
@@ -253,6 +273,7 @@ extension GroupServer {
         /// does not hold it (a shared store only).
         private func load(_ session: String, at now: Duration) {
             guard let shared, core.sessions[session] == nil else { return }
+            membershipMayHaveChanged = true
             do {
                 guard let stored = try shared.session(session, logLength: configuration.core.logLength) else { return }
                 _ = ServiceWire.restore(stored, into: &core, at: now)
@@ -335,6 +356,8 @@ extension GroupServer {
         /// Subscribes to the doorbells of the sessions this process has members in, and forgets
         /// the others.
         private func watchMembers(_ shared: any SharedSessionStore) {
+            guard membershipMayHaveChanged else { return }
+            membershipMayHaveChanged = false
             let members = core.sessionsWithMembersHere
             if members != watched {
                 shared.watch(members)
