@@ -77,11 +77,13 @@ final class GroupAcrossProcessesRig {
         originPort = try #require(Self.port(in: banner, after: "Interlude origin on http://127.0.0.1:"), "the origin printed no URL: \(String(decoding: banner, as: UTF8.self))")
     }
 
-    /// Starts `interlude serve` on `port` (0: a free one) with the rig's database and key file.
-    func startServer(port: Int = 0) throws {
+    /// Starts `interlude serve` on `port` (0: a free one) with the rig's key file and its
+    /// database, or the Redis server at `redis`.
+    func startServer(port: Int = 0, redis: String? = nil) throws {
+        let store = redis.map { ["--store", $0] } ?? ["--db", directory.file("sessions.sqlite")]
         let child = try ChildProcess(
             executable: interlude,
-            arguments: ["serve", "--port", "\(port)", "--db", directory.file("sessions.sqlite"), "--key-file", directory.file("keys")],
+            arguments: ["serve", "--port", "\(port)"] + store + ["--key-file", directory.file("keys")],
             standardError: .merged)
         server = child
         serverOutput = child.read(until: .now + .seconds(10)) { Self.port(in: $0, after: "Interlude group server on ws://127.0.0.1:") != nil }

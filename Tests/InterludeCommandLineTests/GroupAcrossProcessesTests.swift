@@ -196,11 +196,19 @@ struct GroupAcrossProcessesTests {
         Self.expectInStep(traces, settled: resumed.max()! + 0.3)
     }
 
-    @Test("a server killed with SIGKILL and restarted on the same database: nobody is reset, the acknowledged seek holds, everyone goes on in step")
-    func serverKilledAndRestarted() async throws {
+    /// Where the server keeps its sessions.
+    enum Store: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case sqlite
+        case redis
+        var testDescription: String { self == .sqlite ? "SQLite" : "Redis" }
+    }
+
+    @Test("a server killed with SIGKILL and restarted on the same store: nobody is reset, the acknowledged seek holds, everyone goes on in step", arguments: Store.allCases)
+    func serverKilledAndRestarted(store: Store) async throws {
+        let redis = store == .redis ? try RedisServer() : nil
         let rig = try GroupAcrossProcessesRig()
         try rig.startOrigin(configuration: Self.originConfiguration(liveStart: Date()))
-        try rig.startServer()
+        try rig.startServer(redis: redis?.url)
         let invitations = try await rig.createSession(stream: Stream.vod.path)
         let duration = 20
         // Alice seeks the group to 20 s, past the break, 4 s after she starts.
@@ -219,9 +227,11 @@ struct GroupAcrossProcessesTests {
         #expect(rig.killServer() == SIGKILL)
         try await Task.sleep(for: .seconds(1))
         let port = rig.serverPort
-        try rig.startServer(port: port)
+        try rig.startServer(port: port, redis: redis?.url)
         let restartedAt = rig.now
-        #expect(rig.serverText.contains("(1 restored)"), "\(rig.serverText)")
+        // SQLite restores every session at start; the Redis store loads a session when its first
+        // participant comes back.
+        #expect(rig.serverText.contains(store == .sqlite ? "(1 restored)" : "(shared; "), "\(rig.serverText)")
         // A newcomer after the restart learns the group's state from the restored session alone.
         try await Task.sleep(for: .seconds(2))
         try rig.join(invitations.viewer, name: "dana", duration: 8)
