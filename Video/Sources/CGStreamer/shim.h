@@ -16,6 +16,18 @@ static inline void cgstreamer_set_object(gpointer object, const char *property, 
     g_object_set(object, property, value, NULL);
 }
 
+static inline void cgstreamer_set_bool(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+/// What a fakesink's "handoff" signal calls: the sink, the buffer it renders now, its sink pad.
+typedef void (*cgstreamer_handoff_callback)(GstElement *sink, GstBuffer *buffer, GstPad *pad, gpointer data);
+
+/// Connects `callback` to a fakesink's "handoff" signal; `notify` releases `data` with the sink.
+static inline gulong cgstreamer_connect_handoff(gpointer sink, cgstreamer_handoff_callback callback, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(sink, "handoff", G_CALLBACK(callback), data, notify, (GConnectFlags)0);
+}
+
 static inline GstObject *cgstreamer_message_source(GstMessage *message) {
     return GST_MESSAGE_SRC(message);
 }

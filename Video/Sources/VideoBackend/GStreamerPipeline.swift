@@ -45,8 +45,8 @@ public final class GStreamerPipeline: @unchecked Sendable {
         gst_object_ref_sink(UnsafeMutableRawPointer(element))
         do {
             for (property, sink) in [("video-sink", configuration.videoSink), ("audio-sink", configuration.audioSink)] {
-                if let description = sink.launchDescription {
-                    cgstreamer_set_object(element, property, try Sink.makeElement(description))
+                if let sinkElement = try sink.makeElement() {
+                    cgstreamer_set_object(element, property, sinkElement)
                 }
             }
         } catch {
