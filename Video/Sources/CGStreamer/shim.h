@@ -4,6 +4,7 @@
 #ifndef CGSTREAMER_SHIM_H
 #define CGSTREAMER_SHIM_H
 #include <gst/gst.h>
+#include <gst/video/videooverlay.h>
 
 static const GstClockTime CGSTREAMER_CLOCK_TIME_NONE = GST_CLOCK_TIME_NONE;
 
@@ -26,6 +27,12 @@ typedef void (*cgstreamer_handoff_callback)(GstElement *sink, GstBuffer *buffer,
 /// Connects `callback` to a fakesink's "handoff" signal; `notify` releases `data` with the sink.
 static inline gulong cgstreamer_connect_handoff(gpointer sink, cgstreamer_handoff_callback callback, gpointer data, GClosureNotify notify) {
     return g_signal_connect_data(sink, "handoff", G_CALLBACK(callback), data, notify, (GConnectFlags)0);
+}
+
+/// An element (playbin3 implements it, handing it to its video sink) as the GstVideoOverlay
+/// interface: GST_VIDEO_OVERLAY is a cast macro.
+static inline GstVideoOverlay *cgstreamer_video_overlay(gpointer element) {
+    return GST_VIDEO_OVERLAY(element);
 }
 
 static inline GstObject *cgstreamer_message_source(GstMessage *message) {

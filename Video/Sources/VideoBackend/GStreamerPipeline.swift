@@ -31,7 +31,7 @@ public final class GStreamerPipeline: @unchecked Sendable {
 
     /// The URI played.
     public let uri: String
-    private let element: UnsafeMutablePointer<GstElement>
+    let element: UnsafeMutablePointer<GstElement>
     private let broadcast = MessageBroadcast()
     private let seeks = SeekLedger()
     private let state: Mutex<State>

@@ -1,6 +1,7 @@
 import MediaTime
 import Testing
 import VideoBackend
+import VideoTestSupport
 
 /// Breaks switched on real playback: the content playlist and an ad over HTTP, each in its own
 /// playbin3, every buffer's render time logged by the sinks (``RenderLog``). Real time: each
