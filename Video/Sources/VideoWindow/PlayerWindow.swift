@@ -54,8 +54,8 @@ public final class PlayerWindow: @unchecked Sendable {
     private let state: Mutex<State>
 
     /// Opens `displayName` (`":99"`) and maps the window inline at the screen's top left.
-    /// `onPresentation` receives every action of the presentation machine (the will / did
-    /// callbacks), after the windows have been rearranged for it.
+    /// `onPresentation` receives the presentation machine's actions (the will / did callbacks,
+    /// restores, pauses; not its wake requests), after the windows have been rearranged for them.
     public init(displayName: String, configuration: Configuration = Configuration(),
                 onPresentation: @escaping @Sendable (PresentationStateMachine.Action) -> Void = { _ in }) throws(PlayerWindowError) {
         _ = XInitThreads()
@@ -180,8 +180,11 @@ public final class PlayerWindow: @unchecked Sendable {
                     pending.append(.restoreCompleted(id: request.id, restored: true))
                 case .transitionEnded, .pictureInPictureStopped, .restoreTimedOut:
                     applyPresentation()
-                case .pause, .scheduleWake:
+                case .pause:
                     break
+                case .scheduleWake:
+                    // Only restore deadlines ask for wakes, and restores are answered at once.
+                    continue
                 }
                 onPresentation(action)
             }

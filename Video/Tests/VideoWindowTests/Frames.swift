@@ -8,10 +8,12 @@ struct GrayFrame: CustomStringConvertible {
     static let (width, height) = (32, 18)
     var pixels: [UInt8]
 
-    /// The mean absolute difference from `other`, 0 (the same) to 255.
-    func difference(from other: GrayFrame) -> Double {
-        guard pixels.count == other.pixels.count, !pixels.isEmpty else { return 255 }
-        return Double(zip(pixels, other.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(pixels.count)
+    /// The mean absolute difference from `other`, 0 (the same) to 255, over all rows but the
+    /// last `ignoredBottomRows` (where something covers the video: the controls in full screen).
+    func difference(from other: GrayFrame, ignoredBottomRows: Int = 0) -> Double {
+        let count = (Self.height - ignoredBottomRows) * Self.width
+        guard pixels.count == other.pixels.count, pixels.count >= count, count > 0 else { return 255 }
+        return Double(zip(pixels.prefix(count), other.pixels.prefix(count)).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(count)
     }
 
     var description: String { "GrayFrame(mean \(pixels.reduce(0) { $0 + Int($1) } / max(pixels.count, 1)))" }

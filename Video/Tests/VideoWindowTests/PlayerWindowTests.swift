@@ -34,11 +34,11 @@ struct PlayerWindowTests {
     /// How far `shot` is from each candidate, a playlist and a time: its best frame from 80 ms
     /// before that time to 160 ms after (the capture takes some 50 to 100 ms). Decoding takes a
     /// while: done once playback is over.
-    static func differences(_ shot: GrayFrame, from candidates: [(String, playlist: String, seconds: Double)]) throws -> [String: Double] {
+    static func differences(_ shot: GrayFrame, from candidates: [(String, playlist: String, seconds: Double)], ignoredBottomRows: Int = 0) throws -> [String: Double] {
         var differences: [String: Double] = [:]
         for (label, playlist, seconds) in candidates {
             let frames = try GrayFrame.decoded(playlist, from: max(0, seconds - 0.08), duration: 0.24)
-            differences[label] = frames.map { shot.difference(from: $0) }.min() ?? 255
+            differences[label] = frames.map { shot.difference(from: $0, ignoredBottomRows: ignoredBottomRows) }.min() ?? 255
         }
         return differences
     }
@@ -143,6 +143,103 @@ struct PlayerWindowTests {
                 #expect(pixel(x: rangeEnd - 2, y: row) == TransportBarDrawing.Color.rangeBreak.rawValue)
                 #expect(pixel(x: rangeEnd + 2, y: row) == TransportBarDrawing.Color.primary.rawValue)
                 #expect(pixel(x: rangeStart - 2, y: row) == TransportBarDrawing.Color.primary.rawValue)
+            }
+        }
+    }
+
+    /// A presentation callback by its name, with the transition's end points and outcome.
+    static func name(_ action: PresentationStateMachine.Action) -> String {
+        switch action {
+        case .willBeginFullScreenPresentation(let transition): "willBeginFullScreen \(transition.from)→\(transition.to)"
+        case .willEndFullScreenPresentation(let transition): "willEndFullScreen \(transition.from)→\(transition.to)"
+        case .willStartPictureInPicture(let transition): "willStartPictureInPicture \(transition.from)→\(transition.to)"
+        case .transitionEnded(let transition, let outcome): "transitionEnded \(transition.from)→\(transition.to) \(outcome)"
+        case .restoreUserInterface(let request): "restoreUserInterface →\(request.returnTo)"
+        case .restoreTimedOut: "restoreTimedOut"
+        case .pictureInPictureStopped(let restored): "pictureInPictureStopped restored \(restored)"
+        case .pause(let reason): "pause \(reason)"
+        case .scheduleWake: "scheduleWake"
+        }
+    }
+
+    @Test("full screen, a cancelled exit that stays full screen, picture in picture and back to full screen, then inline: the callbacks in order and the video on screen where each mode puts it")
+    func presentation() async throws {
+        try await XvfbDisplay.with { display in
+            let callbacks = Mutex<[PresentationStateMachine.Action]>([])
+            let window = try PlayerWindow(displayName: display) { action in callbacks.withLock { $0.append(action) } }
+            defer { window.close() }
+            try await FixtureServer.with { base in
+                let primary = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: Self.configuration(window))
+                defer { primary.close() }
+                window.attach(primary)
+                let messages = primary.messages()
+                try primary.play()
+                try await messages.reach(.playing)
+                let clock = ContinuousClock()
+                let origin = clock.now
+                func now() -> Duration { origin.duration(to: clock.now) }
+                // Each state: a few frames at the new size, then a screenshot of where the video is.
+                // In full screen the controls cover the video's bottom 40 of 720 rows: one row of 18.
+                var shots: [(name: String, shot: GrayFrame, position: Double, covered: Int)] = []
+                func capture(_ name: String, _ target: UInt) async throws {
+                    try await Task.sleep(for: .milliseconds(300))
+                    let position = try #require(primary.position).seconds
+                    let covered = window.mode == .fullScreen ? 1 : 0
+                    shots.append((name, try Self.screenshot(name, display: display, window: target), position, covered))
+                }
+                let full = PixelRect(x: 0, y: 0, width: window.screenWidth, height: window.screenHeight)
+
+                window.handle(.playbackBegan, at: now())
+                window.handle(.enterFullScreen, at: now())
+                #expect(window.mode == .fullScreen)
+                #expect(window.layout.video == full)
+                try await capture("full-screen", window.videoWindow)
+
+                // A dismissal gesture the user abandons: still full screen.
+                window.handle(.beginInteractiveDismissal, at: now())
+                guard case .willEndFullScreenPresentation(let dismissal)? = callbacks.withLock({ $0.last }) else {
+                    Issue.record("no will-end callback: \(callbacks.withLock { $0 })")
+                    return
+                }
+                window.handle(.transitionFinished(id: dismissal.id, cancelled: true), at: now())
+                #expect(window.mode == .fullScreen)
+                #expect(window.layout.video == full)
+                try await capture("full-screen-after-cancelled-exit", window.videoWindow)
+
+                // To the background: picture in picture by itself, the video re-targeted there.
+                window.handle(.appDidEnterBackground, at: now())
+                #expect(window.mode == .pictureInPicture)
+                #expect(window.videoTarget == window.pictureInPictureWindow)
+                try await capture("picture-in-picture", window.pictureInPictureWindow)
+                let placeholder = try Self.screenshot("picture-in-picture-placeholder", display: display, window: window.videoWindow)
+
+                // Back: the interface restored to full screen, then the user leaves it.
+                window.handle(.appWillEnterForeground, at: now())
+                #expect(window.mode == .fullScreen)
+                #expect(window.videoTarget == window.videoWindow)
+                window.handle(.exitFullScreen, at: now())
+                #expect(window.mode == .inline)
+                #expect(window.layout.video == PixelRect(x: 0, y: 0, width: 640, height: 360))
+                try await capture("inline", window.videoWindow)
+                primary.close()
+
+                #expect(callbacks.withLock { $0 }.map(Self.name) == [
+                    "willBeginFullScreen inline→fullScreen", "transitionEnded inline→fullScreen completed",
+                    "willEndFullScreen fullScreen→inline", "transitionEnded fullScreen→inline cancelled",
+                    "willStartPictureInPicture fullScreen→pictureInPicture", "transitionEnded fullScreen→pictureInPicture completed",
+                    "restoreUserInterface →fullScreen", "pictureInPictureStopped restored true",
+                    "willEndFullScreen fullScreen→inline", "transitionEnded fullScreen→inline completed",
+                ])
+                var figures: [String] = []
+                for (name, shot, position, covered) in shots {
+                    let differences = try Self.differences(shot, from: [("primary", Self.content, position), ("ad", Self.ad, 1)], ignoredBottomRows: covered)
+                    figures.append("\(name) (\(position) s): \(differences)")
+                    Self.expectShows("primary", differences, name)
+                }
+                let fromPrimary = try Self.differences(placeholder, from: [("primary", Self.content, shots[2].position)])["primary", default: 0]
+                figures.append("placeholder: \(fromPrimary) from primary")
+                print(figures.joined(separator: "; "))
+                #expect(fromPrimary > 30, "the video window while in picture in picture is \(fromPrimary) from primary")
             }
         }
     }
