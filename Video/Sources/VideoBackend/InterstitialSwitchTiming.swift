@@ -21,6 +21,11 @@ public struct InterstitialSwitchTiming: Sendable, Hashable, CustomStringConverti
     public var primaryAudioLead: Duration
     /// As ``assetAVOffset``, over primary's buffers after the break.
     public var primaryAVOffset: Duration
+    /// The first asset frame's host time less primary's last frame's before it: one frame
+    /// interval (40 ms at 25 fps) when the switch costs nothing.
+    public var gapIntoAsset: Duration
+    /// Primary's first frame after the break's host time less the asset's last frame's.
+    public var gapOutOfAsset: Duration
     /// The stream time of primary's first frame after the break.
     public var resumedAt: MediaTime
     /// The stream time of primary's last frame before the break.
@@ -35,7 +40,7 @@ public struct InterstitialSwitchTiming: Sendable, Hashable, CustomStringConverti
         primaryVideo: [RenderedBuffer], primaryAudio: [RenderedBuffer],
         assetVideo: [RenderedBuffer], assetAudio: [RenderedBuffer]
     ) {
-        guard let firstAssetFrame = assetVideo.first, let firstAssetAudio = assetAudio.first else { return nil }
+        guard let firstAssetFrame = assetVideo.first, let lastAssetFrame = assetVideo.last, let firstAssetAudio = assetAudio.first else { return nil }
         let switchHost = firstAssetFrame.hostTime
         guard let before = primaryVideo.last(where: { $0.hostTime < switchHost }),
             let firstAfter = primaryVideo.first(where: { $0.hostTime > switchHost }),
@@ -52,6 +57,8 @@ public struct InterstitialSwitchTiming: Sendable, Hashable, CustomStringConverti
             audio: primaryAudio.filter { $0.hostTime > switchHost },
             video: primaryVideo.filter { $0.hostTime > switchHost }
         )
+        gapIntoAsset = firstAssetFrame.hostTime - before.hostTime
+        gapOutOfAsset = firstAfter.hostTime - lastAssetFrame.hostTime
         resumedAt = firstAfter.streamTime
         lastFrameBefore = before.streamTime
     }
@@ -71,8 +78,8 @@ public struct InterstitialSwitchTiming: Sendable, Hashable, CustomStringConverti
             let tenths = Int((Double(duration / .microseconds(1)) / 100).rounded())
             return "\(tenths < 0 ? "-" : "+")\(abs(tenths) / 10).\(abs(tenths) % 10) ms"
         }
-        return "asset: first frame \(ms(assetVideoLateness)) vs schedule, audio \(ms(assetAudioLead)) vs video, A/V offset \(ms(assetAVOffset)); "
-            + "primary: first frame \(ms(primaryVideoLateness)) vs schedule at \(resumedAt.seconds) s (last before \(lastFrameBefore.seconds) s), "
+        return "asset: first frame \(ms(assetVideoLateness)) vs schedule (\(ms(gapIntoAsset)) after primary's last), audio \(ms(assetAudioLead)) vs video, A/V offset \(ms(assetAVOffset)); "
+            + "primary: first frame \(ms(primaryVideoLateness)) vs schedule (\(ms(gapOutOfAsset)) after the asset's last) at \(resumedAt.seconds) s (last before \(lastFrameBefore.seconds) s), "
             + "audio \(ms(primaryAudioLead)) vs video, A/V offset \(ms(primaryAVOffset))"
     }
 }

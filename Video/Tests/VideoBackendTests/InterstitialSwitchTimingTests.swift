@@ -34,9 +34,13 @@ struct InterstitialSwitchTimingTests {
         #expect(timing.primaryVideoLateness == .milliseconds(30))
         #expect(timing.primaryAudioLead == .zero)
         #expect(timing.primaryAVOffset == .zero)
+        // Primary's last frame before at 100.960 s, the asset's first at 101.020 s; the asset's
+        // last at 102.980 s, primary's first after at 103.030 s.
+        #expect(timing.gapIntoAsset == .milliseconds(60))
+        #expect(timing.gapOutOfAsset == .milliseconds(50))
         #expect(timing.resumedAt == MediaTime(seconds: 10))
         #expect(timing.lastFrameBefore == MediaTime(.milliseconds(9_960)))
-        #expect("\(timing)".hasPrefix("asset: first frame +20.0 ms vs schedule, audio -10.0 ms vs video"))
+        #expect("\(timing)".hasPrefix("asset: first frame +20.0 ms vs schedule (+60.0 ms after primary's last), audio -10.0 ms vs video"))
     }
 
     @Test("no timing without an asset frame or a primary frame after the break")

@@ -25,10 +25,10 @@ struct InterstitialSwitcherTests {
         }
     }
 
-    /// Plays `scheduledBreak` of `asset` in the content playlist from `from`, and primary for
-    /// `after` past the break; returns the phase the break ended in and its timing.
+    /// Plays `scheduledBreak` of the asset at `assetURI(base)` (`base` the fixture server's URL)
+    /// in the content playlist from `from`, and primary for `after` past the break; returns the phase the break ended in and its timing.
     static func playBreak(
-        _ scheduledBreak: InterstitialSwitchStateMachine.Break, asset: String, from: MediaTime, after: Duration = .milliseconds(400)
+        _ scheduledBreak: InterstitialSwitchStateMachine.Break, assetURI: (String) -> String, from: MediaTime, after: Duration = .milliseconds(400)
     ) async throws -> (InterstitialSwitchStateMachine.Phase, InterstitialSwitchTiming?, Recorded) {
         try await FixtureServer.with { base in
             let logs = Recorded()
@@ -41,7 +41,7 @@ struct InterstitialSwitcherTests {
             try await messages.asyncDone(nil)
             try await messages.asyncDone(try primary.seek(to: from))
             let ad = try GStreamerPipeline(
-                uri: "\(base)/\(asset)", configuration: .init(videoSink: .recorded(logs.assetVideo), audioSink: .recorded(logs.assetAudio))
+                uri: assetURI(base), configuration: .init(videoSink: .recorded(logs.assetVideo), audioSink: .recorded(logs.assetAudio))
             )
             let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: scheduledBreak)
             try primary.play()
@@ -66,7 +66,7 @@ struct InterstitialSwitcherTests {
     func pointBreakAtScheduledEnd() async throws {
         // 21.3 s is 1.3 s into seg-005 (20.02 s) and past its keyframes; the 10 s ad is cut at 2.5 s.
         let scheduledBreak = InterstitialSwitchStateMachine.Break(start: try #require(MediaTime(decimal: "21.3")), duration: try #require(MediaTime(decimal: "2.5")))
-        let (phase, timing, _) = try await Self.playBreak(scheduledBreak, asset: "ads/ad-10s/index.m3u8", from: MediaTime(seconds: 20))
+        let (phase, timing, _) = try await Self.playBreak(scheduledBreak, assetURI: { "\($0)/ads/ad-10s/index.m3u8" }, from: MediaTime(seconds: 20))
         guard case .resumed = phase else {
             Issue.record("the break ended in \(phase)")
             return
@@ -77,5 +77,34 @@ struct InterstitialSwitcherTests {
         // One frame either side of the break's start (frames are 40 ms apart).
         #expect(abs(measured.resumedAt.seconds - 21.3) < 0.041, "resumed at \(measured.resumedAt.seconds) s")
         #expect(measured.lastFrameBefore.seconds > 21.3 - 0.081 && measured.lastFrameBefore.seconds < 21.3, "last frame before at \(measured.lastFrameBefore.seconds) s")
+    }
+
+    @Test("a range break whose asset ends before the break's scheduled end: primary comes back on the asset's end of stream, one frame later, at the resumption offset")
+    func rangeBreakAtAssetEnd() async throws {
+        // The 5 s ad as a lone segment from a file (tsdemux: a one-segment HLS playlist is what
+        // hlsdemux2 1.22 may fail on), in a 6 s break at 30.5 s that replaces 5 s of content.
+        let scheduledBreak = InterstitialSwitchStateMachine.Break(
+            start: try #require(MediaTime(decimal: "30.5")), duration: MediaTime(seconds: 6), resumptionOffset: MediaTime(seconds: 5)
+        )
+        let (phase, timing, logs) = try await Self.playBreak(
+            scheduledBreak, assetURI: { _ in "file://\(FixtureServer.media)/ads/ad-5s/seg-000.ts" }, from: MediaTime(seconds: 29)
+        )
+        guard case .resumed = phase else {
+            Issue.record("the break ended in \(phase)")
+            return
+        }
+        let measured = try #require(timing, "no timing from the render logs")
+        print("range break at 30.5 s, the 5 s ad ending it: \(measured)")
+        #expect(Self.within(measured.assetVideoLateness, Self.switchTolerance), "first ad frame: \(measured)")
+        // Back on the asset's end: one frame interval after its last frame, give or take the tolerance.
+        #expect(Self.within(measured.gapOutOfAsset - .milliseconds(40), Self.switchTolerance), "back from the ad: \(measured)")
+        // The scheduled end was not waited for: primary is back about a second before it.
+        #expect(measured.primaryVideoLateness < .milliseconds(-800), "\(measured)")
+        #expect(Self.within(measured.assetAVOffset, Self.avTolerance) && Self.within(measured.primaryAVOffset, Self.avTolerance), "\(measured)")
+        #expect(abs(measured.resumedAt.seconds - 35.5) < 0.041, "resumed at \(measured.resumedAt.seconds) s")
+        // The whole ad was shown: its frames span its 5 s.
+        let frames = logs.assetVideo.rendered
+        let shown = (frames.last?.streamTime.seconds ?? 0) - (frames.first?.streamTime.seconds ?? 0)
+        #expect(shown > 4.9, "the ad's frames span \(shown) s")
     }
 }

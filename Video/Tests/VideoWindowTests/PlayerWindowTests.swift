@@ -19,9 +19,11 @@ struct PlayerWindowTests {
     /// Below this mean difference (of 255, over 32 × 18 grayscale) a screenshot shows the frame.
     static let sameFrame = 12.0
 
-    /// The window's video sink, no sound card.
-    static func configuration(_ window: PlayerWindow) -> GStreamerPipeline.Configuration {
-        GStreamerPipeline.Configuration(videoSink: window.videoSink, audioSink: .fake)
+    /// A pipeline on `uri` rendering into `window` (its video sink; no sound card).
+    static func pipeline(_ uri: String, in window: PlayerWindow) throws -> GStreamerPipeline {
+        let pipeline = try GStreamerPipeline(uri: uri, configuration: GStreamerPipeline.Configuration(videoSink: window.videoSink, audioSink: .fake))
+        window.attach(pipeline)
+        return pipeline
     }
 
     /// A screenshot of `window` now (and a PNG of it with `VIDEO_SCREENSHOTS=DIR`).
@@ -73,15 +75,13 @@ struct PlayerWindowTests {
                 window.perform(action)
             }
             try await FixtureServer.with { base in
-                let primary = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: Self.configuration(window))
+                let primary = try Self.pipeline("\(base)/content/index.m3u8", in: window)
                 defer { primary.close() }
-                window.attach(primary)
                 let messages = primary.messages()
                 try primary.pause()
                 try await messages.asyncDone(nil)
                 try await messages.asyncDone(try primary.seek(to: MediaTime(seconds: 20)))
-                let asset = try GStreamerPipeline(uri: "\(base)/ads/ad-10s/index.m3u8", configuration: Self.configuration(window))
-                window.attach(asset)
+                let asset = try Self.pipeline("\(base)/ads/ad-10s/index.m3u8", in: window)
                 let scheduledBreak = InterstitialSwitchStateMachine.Break(start: try #require(MediaTime(decimal: "21.3")), duration: try #require(MediaTime(decimal: "2.5")))
                 let switcher = InterstitialSwitcher(primary: primary, asset: asset, scheduledBreak: scheduledBreak)
                 try primary.play()
@@ -169,9 +169,8 @@ struct PlayerWindowTests {
             let window = try PlayerWindow(displayName: display) { action in callbacks.withLock { $0.append(action) } }
             defer { window.close() }
             try await FixtureServer.with { base in
-                let primary = try GStreamerPipeline(uri: "\(base)/content/index.m3u8", configuration: Self.configuration(window))
+                let primary = try Self.pipeline("\(base)/content/index.m3u8", in: window)
                 defer { primary.close() }
-                window.attach(primary)
                 let messages = primary.messages()
                 try primary.play()
                 try await messages.reach(.playing)
