@@ -223,7 +223,6 @@ public final class PlayerWindow: @unchecked Sendable {
             if let pip = layout.pictureInPicture {
                 Self.move(display, pictureInPictureWindow, to: pip)
                 XMapRaised(display, pictureInPictureWindow)
-                drawPlaceholder(width: layout.video.width, height: layout.video.height)
             } else {
                 XUnmapWindow(display, pictureInPictureWindow)
             }
@@ -235,6 +234,13 @@ public final class PlayerWindow: @unchecked Sendable {
         for pipeline in pipelines {
             if retarget { pipeline.setWindowHandle(target) }
             pipeline.expose()
+        }
+        // Once the sinks draw elsewhere: a frame they were drawing when re-targeted would land
+        // over a placeholder drawn before.
+        state.withLock { state in
+            guard !state.isClosed, state.applied == .pictureInPicture else { return }
+            drawPlaceholder(width: state.layout.video.width, height: state.layout.video.height)
+            XSync(display, 0)
         }
     }
 
