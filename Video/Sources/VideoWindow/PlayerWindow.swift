@@ -35,7 +35,7 @@ public final class PlayerWindow: @unchecked Sendable {
         var presentation: PresentationStateMachine
         var applied: PresentationMode = .inline
         var layout: WindowLayout
-        var bar: TransportBar?
+        var strip = ControlsStrip()
         var pipelines: [GStreamerPipeline] = []
         var isClosed = false
     }
@@ -86,7 +86,7 @@ public final class PlayerWindow: @unchecked Sendable {
         self.configuration = configuration
         self.onPresentation = onPresentation
         state = Mutex(State(presentation: PresentationStateMachine(configuration: configuration.presentation), layout: layout))
-        drawControls(bar: nil, width: layout.controls.width, height: layout.controls.height)
+        drawControls(ControlsStrip(), width: layout.controls.width, height: layout.controls.height)
         XSync(display, 0)
     }
 
@@ -129,35 +129,19 @@ public final class PlayerWindow: @unchecked Sendable {
         state.withLock { $0.pipelines.removeAll { $0 === pipeline } }
     }
 
-    /// Draws what a ``TransportBarStateMachine`` asks of the view: a new bar, new controls, or the
-    /// playhead and countdown moved (the bar is redrawn whole: a strip is a few rectangles). The
-    /// actions meant for the player (seeks, skips, refusals, the scrub preview) draw nothing.
+    /// Draws what a ``TransportBarStateMachine`` asks of the view (a new bar, new controls, the
+    /// playhead and countdown moved, a scrub's target) into the controls strip, redrawn whole: a
+    /// strip is a few rectangles. The actions meant for the player draw nothing.
     public func perform(_ action: TransportBarStateMachine.Action) {
         state.withLock { state in
-            guard !state.isClosed else { return }
-            switch action {
-            case .redraw(let bar):
-                state.bar = bar
-            case .movePlayhead(let time, _):
-                state.bar = state.bar?.withPlayhead(time)
-            case .updateControls, .showScrubPreview, .hideScrubPreview, .seek, .playBreakFirst, .skipCurrentBreak, .refused:
-                break
-            }
-            drawControls(bar: state.bar, width: state.layout.controls.width, height: state.layout.controls.height)
+            guard !state.isClosed, state.strip.apply(action) else { return }
+            drawControls(state.strip, width: state.layout.controls.width, height: state.layout.controls.height)
             XSync(display, 0)
         }
     }
 
-    /// Draws `bar` (from a snapshot that the controls' machine has not seen: a new current break
-    /// changes the countdown without a redraw action) as it is.
-    public func show(_ bar: TransportBar) {
-        state.withLock { state in
-            guard !state.isClosed else { return }
-            state.bar = bar
-            drawControls(bar: bar, width: state.layout.controls.width, height: state.layout.controls.height)
-            XSync(display, 0)
-        }
-    }
+    /// What the controls strip shows now.
+    public var strip: ControlsStrip { state.withLock { $0.strip } }
 
     /// Feeds the presentation machine at host time `now` and carries out its actions: a
     /// transition the user asked for by a button (or one the machine starts by itself) completes
@@ -226,7 +210,7 @@ public final class PlayerWindow: @unchecked Sendable {
             } else {
                 XUnmapWindow(display, pictureInPictureWindow)
             }
-            drawControls(bar: state.bar, width: layout.controls.width, height: layout.controls.height)
+            drawControls(state.strip, width: layout.controls.width, height: layout.controls.height)
             XSync(display, 0)
             let retarget = wasInPictureInPicture != (mode == .pictureInPicture)
             return (retarget, state.pipelines, mode == .pictureInPicture ? pictureInPictureWindow : videoWindow)
@@ -257,8 +241,8 @@ public final class PlayerWindow: @unchecked Sendable {
         XDrawString(display, videoWindow, graphics, 16, Int32(height / 2), text, Int32(text.utf8.count))
     }
 
-    private func drawControls(bar: TransportBar?, width: Int, height: Int) {
-        for shape in TransportBarDrawing(bar: bar, width: width, height: height).shapes {
+    private func drawControls(_ strip: ControlsStrip, width: Int, height: Int) {
+        for shape in TransportBarDrawing(strip: strip, width: width, height: height).shapes {
             switch shape {
             case .rectangle(let rect, let color):
                 XSetForeground(display, graphics, UInt(color.rawValue))

@@ -1,10 +1,10 @@
 internal import MediaTime
 public import PlayerInterface
 
-/// What the controls strip draws for a ``TransportBar``: the bar laid out one cell per pixel
+/// What the controls strip draws for a ``ControlsStrip``: its bar laid out one cell per pixel
 /// column (``TransportBar/cells(columns:showsProgress:)``) and turned into runs of colour, a dot
-/// over each point break, the playhead, and a line of text: the position and duration, or in a
-/// break its countdown and whether it can be skipped.
+/// over each point break, the playhead, and its ``ControlsStrip/label``: the position and
+/// duration, or in a break its countdown and whether it can be skipped.
 public struct TransportBarDrawing: Sendable, Hashable {
     /// The strip's colours, as 24-bit RGB (the pixel values of a TrueColor visual).
     public enum Color: UInt32, Sendable, Hashable {
@@ -33,13 +33,18 @@ public struct TransportBarDrawing: Sendable, Hashable {
     /// The horizontal margin either side of the track.
     public static let margin = 12
 
-    /// The strip for `bar` in a `width` × `height` window; an empty track before the first bar.
+    /// The drawing of `bar` as it is (its own current break) in a `width` × `height` window.
+    public init(bar: TransportBar?, width: Int, height: Int) {
+        self.init(strip: bar.map { ControlsStrip(bar: $0) } ?? ControlsStrip(), width: width, height: height)
+    }
+
+    /// The drawing of `strip` in a `width` × `height` window; an empty track before the first bar.
     ///
     /// - Complexity: O(width + marks).
-    public init(bar: TransportBar?, width: Int, height: Int) {
+    public init(strip: ControlsStrip, width: Int, height: Int) {
         track = PixelRect(x: Self.margin, y: height * 2 / 3 - 2, width: max(0, width - 2 * Self.margin), height: 4)
         shapes = [.rectangle(PixelRect(x: 0, y: 0, width: width, height: height), .background)]
-        guard let bar, track.width > 0 else { return }
+        guard let bar = strip.bar, let label = strip.label, track.width > 0 else { return }
         // A point break's cell and the playhead's take the colour of the track under them (the
         // dot and the playhead are drawn over it), so runs are of colours, not of cells.
         let playheadColumn = bar.column(for: bar.playhead, columns: track.width)
@@ -62,15 +67,6 @@ public struct TransportBarDrawing: Sendable, Hashable {
         }
         let playhead = track.x + playheadColumn
         shapes.append(.rectangle(PixelRect(x: playhead - 1, y: track.y - 6, width: 3, height: track.height + 12), .playhead))
-        shapes.append(.text(Self.label(bar), x: Self.margin, y: max(12, track.y - 10), .text))
-    }
-
-    /// `0:21 / 1:00`, or in a break `Ad -0:02` (with `[Skip]` once skipping is allowed).
-    static func label(_ bar: TransportBar) -> String {
-        if let current = bar.currentBreak {
-            let countdown = current.remaining.map { TimeFormat.remaining($0) } ?? ""
-            return "Ad \(countdown)" + (current.isSkippable ? "  [Skip]" : "")
-        }
-        return "\(TimeFormat.elapsed(bar.playhead - bar.start)) / \(TimeFormat.elapsed(bar.knownDuration))"
+        shapes.append(.text(label, x: Self.margin, y: max(12, track.y - 10), .text))
     }
 }

@@ -108,6 +108,13 @@ struct PlayerWindowTests {
                 try await Task.sleep(for: .seconds(1))
                 let inAd = Double((clock.now - adStart) / .milliseconds(1)) / 1000
                 let adShot = try Self.screenshot("in-break", display: display, window: window.videoWindow)
+                // The strip counts the break down, as the snapshot puts it.
+                let offset = try #require(MediaTime(seconds: inAd, preferredTimescale: 1000))
+                for action in bar.handle(.snapshot(IntegratedTimeline.Snapshot(schedule: schedule, position: .interstitial(eventID: "ad", offset: offset)))) {
+                    window.perform(action)
+                }
+                #expect(window.strip.label == "Ad -0:02")
+                try GrayFrame.keepScreenshot("window-in-break", display: display, window: window.window)
 
                 // After the break, half a second into primary again.
                 _ = try await running.value
