@@ -1,22 +1,5 @@
 public import PlayerInterface
 
-/// A rectangle in pixels: on the screen for a top-level window, in its parent for a child.
-public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
-}
-
 /// Where the player's windows go for each presentation: a top-level window holding the video
 /// and the controls strip (two child windows), and a separate small top-level window for picture
 /// in picture. With no window manager (Xvfb), full screen is the top-level window moved and
