@@ -1,10 +1,12 @@
 public import MediaTime
 
 /// When to switch from primary content to one interstitial asset and back, each in its own
-/// pipeline: the asset is prerolled (PAUSED at its start) as soon as primary plays, the switch
-/// happens when primary's position reaches the break's start, and primary comes back at the
-/// resumption point (sought to exactly while the asset plays) when the asset ends or at the
-/// break's scheduled end, whichever comes first.
+/// pipeline: the asset is prerolled (PAUSED at its start) ``preloadLead`` ahead of the switch
+/// (at once when the break is nearer than that), so that it holds no decoder or connection
+/// for a break minutes away and is ready when the break comes; the switch happens when primary's
+/// position reaches the break's start, and primary comes back at the resumption point (sought to
+/// exactly while the asset plays) when the asset ends or at the break's scheduled end, whichever
+/// comes first.
 ///
 /// The deadline is worked out from primary's position reports at rate 1: a report of position
 /// `p` at host time `h` puts the switch at `h + (start − p)`. Each report re-anchors it, so the
@@ -74,12 +76,20 @@ public struct InterstitialSwitchStateMachine: Sendable {
     }
 
     public let scheduledBreak: Break
+    /// How long before the switch the asset is prerolled.
+    public let preloadLead: Duration
     public private(set) var phase: Phase = .awaitingPrimary
+    /// Whether the asset was asked to preroll.
+    public private(set) var isAssetRequested = false
     /// Whether the asset reported its preroll.
     public private(set) var isAssetPrerolled = false
 
-    public init(scheduledBreak: Break) {
+    /// A machine for `scheduledBreak`, prerolling its asset `preloadLead` ahead (5 s by default:
+    /// an HLS asset's preroll over a network, playlist and first segment, takes a few hundred
+    /// milliseconds).
+    public init(scheduledBreak: Break, preloadLead: Duration = .seconds(5)) {
         self.scheduledBreak = scheduledBreak
+        self.preloadLead = preloadLead
     }
 
     /// Whether the break is over (played or missed).
@@ -102,24 +112,20 @@ public struct InterstitialSwitchStateMachine: Sendable {
                     phase = .missed
                     return []
                 }
-                let deadline = now + Duration(rounding: scheduledBreak.start - position)
-                phase = .primary(switchAt: deadline)
-                return [.prerollAsset, .scheduleWake(at: deadline)]
+                return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
             case .primary:
-                let deadline = now + Duration(rounding: scheduledBreak.start - position)
-                phase = .primary(switchAt: deadline)
-                return deadline > now ? [.scheduleWake(at: deadline)] : switchToAsset(at: deadline)
+                return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
             case .asset, .resumed, .missed:
                 return []
             }
         case .wake(let now):
             switch phase {
-            case .primary(let deadline) where deadline <= now:
-                return switchToAsset(at: deadline)
+            case .primary(let deadline):
+                return primaryPlays(switchAt: deadline, now: now)
             case .asset(_, let end) where end <= now:
                 phase = .resumed(at: now)
                 return [.switchToPrimary]
-            case .awaitingPrimary, .primary, .asset, .resumed, .missed:
+            case .awaitingPrimary, .asset, .resumed, .missed:
                 return []
             }
         case .assetEnded(let now):
@@ -129,9 +135,20 @@ public struct InterstitialSwitchStateMachine: Sendable {
         }
     }
 
-    private mutating func switchToAsset(at deadline: Duration) -> [Action] {
-        let end = deadline + Duration(rounding: scheduledBreak.duration)
-        phase = .asset(switchedAt: deadline, endsAt: end)
-        return [.switchToAsset, .seekPrimary(to: scheduledBreak.resumptionPoint), .scheduleWake(at: end)]
+    /// Primary plays with the switch due at `deadline`: preroll the asset once within the lead,
+    /// switch once the deadline has come, and wake at the next of the two.
+    private mutating func primaryPlays(switchAt deadline: Duration, now: Duration) -> [Action] {
+        phase = .primary(switchAt: deadline)
+        var actions: [Action] = []
+        if !isAssetRequested, deadline - preloadLead <= now {
+            isAssetRequested = true
+            actions.append(.prerollAsset)
+        }
+        guard deadline > now else {
+            let end = deadline + Duration(rounding: scheduledBreak.duration)
+            phase = .asset(switchedAt: deadline, endsAt: end)
+            return actions + [.switchToAsset, .seekPrimary(to: scheduledBreak.resumptionPoint), .scheduleWake(at: end)]
+        }
+        return actions + [.scheduleWake(at: isAssetRequested ? deadline : deadline - preloadLead)]
     }
 }

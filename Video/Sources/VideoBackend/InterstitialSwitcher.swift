@@ -3,7 +3,7 @@ import Synchronization
 
 /// Plays one break: primary content in one pipeline, the interstitial asset in another, switched
 /// on time by an ``InterstitialSwitchStateMachine``. The asset is prerolled (PAUSED at its start)
-/// as soon as the break is run, the switch is a state change on each pipeline (primary to PAUSED,
+/// the machine's preload lead ahead of the switch, the switch is a state change on each pipeline (primary to PAUSED,
 /// the asset to PLAYING: about a millisecond), and while the asset plays primary is sought
 /// exactly to the resumption point, so that the way back is a state change too.
 ///
@@ -23,10 +23,12 @@ public final class InterstitialSwitcher: Sendable {
     public let asset: GStreamerPipeline
     private let driver: Mutex<Driver>
 
-    public init(primary: GStreamerPipeline, asset: GStreamerPipeline, scheduledBreak: InterstitialSwitchStateMachine.Break) {
+    /// A switcher for `scheduledBreak`, prerolling `asset` `preloadLead` ahead of it.
+    public init(primary: GStreamerPipeline, asset: GStreamerPipeline, scheduledBreak: InterstitialSwitchStateMachine.Break,
+                preloadLead: Duration = .seconds(5)) {
         self.primary = primary
         self.asset = asset
-        driver = Mutex(Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak)))
+        driver = Mutex(Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak, preloadLead: preloadLead)))
     }
 
     /// The break's phase now.

@@ -18,6 +18,24 @@ struct InterstitialSwitchStateMachineTests {
         #expect(machine.phase == .primary(switchAt: .seconds(102)))
     }
 
+    @Test("a break further away than the preload lead prerolls its asset only that far ahead, once")
+    func preloadLead() {
+        var machine = Machine(scheduledBreak: Self.scheduledBreak, preloadLead: .seconds(5))
+        #expect(machine.handle(.primaryPosition(.zero, at: .seconds(100))) == [.scheduleWake(at: .seconds(115))])
+        #expect(!machine.isAssetRequested)
+        #expect(machine.handle(.primaryPosition(MediaTime(seconds: 10), at: .seconds(110))) == [.scheduleWake(at: .seconds(115))])
+        #expect(machine.handle(.wake(at: .seconds(115))) == [.prerollAsset, .scheduleWake(at: .seconds(120))])
+        #expect(machine.isAssetRequested)
+        #expect(machine.handle(.primaryPosition(MediaTime(seconds: 16), at: .seconds(116))) == [.scheduleWake(at: .seconds(120))])
+    }
+
+    @Test("with no lead the asset is prerolled just as it is switched to")
+    func noLead() {
+        var machine = Machine(scheduledBreak: Self.scheduledBreak, preloadLead: .zero)
+        #expect(machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100))) == [.scheduleWake(at: .seconds(102))])
+        #expect(machine.handle(.wake(at: .seconds(102))) == [.prerollAsset, .switchToAsset, .seekPrimary(to: MediaTime(seconds: 20)), .scheduleWake(at: .seconds(105))])
+    }
+
     @Test("each report re-anchors the deadline, so a primary that fell behind switches later")
     func reanchors() throws {
         var machine = Machine(scheduledBreak: Self.scheduledBreak)
@@ -25,8 +43,8 @@ struct InterstitialSwitchStateMachineTests {
         // One second later primary has played only 0.9 s (a stall): the switch moves 0.1 s later.
         let position = try #require(MediaTime(decimal: "18.9"))
         #expect(machine.handle(.primaryPosition(position, at: .seconds(101))) == [.scheduleWake(at: .milliseconds(102_100))])
-        // A wake at the old deadline does nothing.
-        #expect(machine.handle(.wake(at: .seconds(102))) == [])
+        // A wake at the old deadline switches nothing; it asks again for the new one.
+        #expect(machine.handle(.wake(at: .seconds(102))) == [.scheduleWake(at: .milliseconds(102_100))])
         #expect(machine.phase == .primary(switchAt: .milliseconds(102_100)))
     }
 
