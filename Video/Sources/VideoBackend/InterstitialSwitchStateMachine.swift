@@ -44,6 +44,8 @@ public struct InterstitialSwitchStateMachine: Sendable {
         case assetPrerolled
         /// The asset reached its end (end of stream).
         case assetEnded(at: Duration)
+        /// The asset's pipeline failed (an error on its bus).
+        case assetFailed(at: Duration)
         /// Host time passed (a scheduled wake).
         case wake(at: Duration)
     }
@@ -73,6 +75,9 @@ public struct InterstitialSwitchStateMachine: Sendable {
         case resumed(at: Duration)
         /// Primary was already past the break's start at its first report: the break is missed.
         case missed
+        /// The asset failed: before the switch, primary plays on through the break's start;
+        /// during the asset, primary comes back at the resumption point at once.
+        case abandoned(at: Duration)
     }
 
     public let scheduledBreak: Break
@@ -95,7 +100,7 @@ public struct InterstitialSwitchStateMachine: Sendable {
     /// Whether the break is over (played or missed).
     public var isFinished: Bool {
         switch phase {
-        case .resumed, .missed: true
+        case .resumed, .missed, .abandoned: true
         case .awaitingPrimary, .primary, .asset: false
         }
     }
@@ -115,7 +120,7 @@ public struct InterstitialSwitchStateMachine: Sendable {
                 return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
             case .primary:
                 return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
-            case .asset, .resumed, .missed:
+            case .asset, .resumed, .missed, .abandoned:
                 return []
             }
         case .wake(let now):
@@ -125,13 +130,24 @@ public struct InterstitialSwitchStateMachine: Sendable {
             case .asset(_, let end) where end <= now:
                 phase = .resumed(at: now)
                 return [.switchToPrimary]
-            case .awaitingPrimary, .asset, .resumed, .missed:
+            case .awaitingPrimary, .asset, .resumed, .missed, .abandoned:
                 return []
             }
         case .assetEnded(let now):
             guard case .asset = phase else { return [] }
             phase = .resumed(at: now)
             return [.switchToPrimary]
+        case .assetFailed(let now):
+            switch phase {
+            case .awaitingPrimary, .primary:
+                phase = .abandoned(at: now)
+                return []
+            case .asset:
+                phase = .abandoned(at: now)
+                return [.switchToPrimary]
+            case .resumed, .missed, .abandoned:
+                return []
+            }
         }
     }
 

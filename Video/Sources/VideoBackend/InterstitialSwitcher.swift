@@ -17,6 +17,8 @@ public final class InterstitialSwitcher: Sendable {
     private struct Driver {
         var machine: InterstitialSwitchStateMachine
         var wake: Duration?
+        /// The asset's error, thrown once primary plays on.
+        var failure: GStreamerError?
     }
 
     public let primary: GStreamerPipeline
@@ -37,8 +39,9 @@ public final class InterstitialSwitcher: Sendable {
     /// Runs the break, from primary playing (or about to) until primary plays again after it, or
     /// at once when primary is already past the break's start: returns the phase it ended in.
     /// Primary's position is read every `pollInterval` to re-anchor the deadlines; the switch
-    /// itself waits on `clock` for exactly its deadline. Throws the asset's error if its pipeline
-    /// fails; cancelling ends the break where it is.
+    /// itself waits on `clock` for exactly its deadline. If the asset's pipeline fails, primary
+    /// plays on (from the resumption point, when the asset was playing) and the asset's error is
+    /// thrown then; cancelling ends the break where it is.
     public func run<C: Clock<Duration>>(clock: C = ContinuousClock(), pollInterval: Duration = .milliseconds(100)) async throws -> InterstitialSwitchStateMachine.Phase {
         let origin = clock.now
         let host: @Sendable () -> Duration = { origin.duration(to: clock.now) }
@@ -50,7 +53,9 @@ public final class InterstitialSwitcher: Sendable {
                     switch message {
                     case .asyncDone(seek: nil): try self.feed(.assetPrerolled)
                     case .endOfStream: try self.feed(.assetEnded(at: host()))
-                    case .error(let error): throw error
+                    case .error(let error):
+                        self.driver.withLock { $0.failure = error }
+                        try self.feed(.assetFailed(at: host()))
                     default: break
                     }
                     if self.isFinished { return }
@@ -76,15 +81,21 @@ public final class InterstitialSwitcher: Sendable {
                 }
             }
         }
+        if let error = driver.withLock({ $0.failure }) { throw error }
         return phase
     }
 
     private var isFinished: Bool { driver.withLock { $0.machine.isFinished } }
 
+    private var isAbandoned: Bool {
+        if case .abandoned = driver.withLock({ $0.machine.phase }) { return true }
+        return false
+    }
+
     private var awaitsSwitch: Bool {
         switch driver.withLock({ $0.machine.phase }) {
         case .awaitingPrimary, .primary: true
-        case .asset, .resumed, .missed: false
+        case .asset, .resumed, .missed, .abandoned: false
         }
     }
 
@@ -105,8 +116,10 @@ public final class InterstitialSwitcher: Sendable {
             case .seekPrimary(let time):
                 try primary.seek(to: time)
             case .switchToPrimary:
-                try asset.pause()
+                // Primary comes back even when the asset (failed) refuses to pause.
+                let pausedAsset = Result { () throws(GStreamerPipelineError) in try asset.pause() }
                 try primary.play()
+                if case .failure(let error) = pausedAsset, !isAbandoned { throw error }
             case .scheduleWake:
                 break
             }

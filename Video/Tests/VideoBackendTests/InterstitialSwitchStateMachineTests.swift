@@ -89,4 +89,23 @@ struct InterstitialSwitchStateMachineTests {
         #expect(machine.phase == .missed)
         #expect(machine.isFinished)
     }
+
+    @Test("an asset that fails before the switch abandons the break: primary plays on, nothing is switched")
+    func failsBeforeSwitch() {
+        var machine = Machine(scheduledBreak: Self.scheduledBreak)
+        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        #expect(machine.handle(.assetFailed(at: .milliseconds(100_300))) == [])
+        #expect(machine.phase == .abandoned(at: .milliseconds(100_300)))
+        #expect(machine.isFinished)
+        #expect(machine.handle(.wake(at: .seconds(102))) == [])
+    }
+
+    @Test("an asset that fails while it plays brings primary back at once")
+    func failsDuringAsset() {
+        var machine = Machine(scheduledBreak: Self.scheduledBreak)
+        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        _ = machine.handle(.wake(at: .seconds(102)))
+        #expect(machine.handle(.assetFailed(at: .seconds(103))) == [.switchToPrimary])
+        #expect(machine.phase == .abandoned(at: .seconds(103)))
+    }
 }

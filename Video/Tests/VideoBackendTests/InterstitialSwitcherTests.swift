@@ -107,4 +107,28 @@ struct InterstitialSwitcherTests {
         let shown = (frames.last?.streamTime.seconds ?? 0) - (frames.first?.streamTime.seconds ?? 0)
         #expect(shown > 4.9, "the ad's frames span \(shown) s")
     }
+
+    @Test("an asset the server does not have abandons the break with its error, and primary plays on through the break's start")
+    func missingAsset() async throws {
+        try await FixtureServer.with { base in
+            let (primary, _) = try await GStreamerPipeline.playing("\(base)/content/index.m3u8")
+            defer { primary.close() }
+            let ad = try GStreamerPipeline(uri: "\(base)/ads/no-such/index.m3u8", configuration: .headless)
+            let scheduledBreak = InterstitialSwitchStateMachine.Break(start: MediaTime(seconds: 1), duration: MediaTime(seconds: 2))
+            let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: scheduledBreak)
+            await #expect {
+                _ = try await switcher.run()
+            } throws: { error in
+                (error as? GStreamerError)?.kind == .resource
+            }
+            guard case .abandoned = switcher.phase else {
+                Issue.record("the break ended in \(switcher.phase)")
+                return
+            }
+            // The 404 comes within some 100 ms, long before the break's start.
+            try await Task.sleep(for: .milliseconds(1_500))
+            let position = try #require(primary.position).seconds
+            #expect(position > 1.2, "primary at \(position) s, past the abandoned break at 1 s")
+        }
+    }
 }
