@@ -10,6 +10,15 @@ struct InterstitialSwitchStateMachineTests {
 
     static let scheduledBreak = Machine.Break(start: MediaTime(seconds: 20), duration: MediaTime(seconds: 3))
 
+    /// A machine for ``scheduledBreak`` told primary is at 18 s at host time 100 s (the switch
+    /// due at 102 s), and with `switched`, woken at 102 s: the asset plays until 105 s.
+    static func machine(switched: Bool) -> Machine {
+        var machine = Machine(scheduledBreak: scheduledBreak)
+        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        if switched { _ = machine.handle(.wake(at: .seconds(102))) }
+        return machine
+    }
+
     @Test("the first report prerolls the asset and puts the switch where primary reaches the break's start")
     func firstReport() {
         var machine = Machine(scheduledBreak: Self.scheduledBreak)
@@ -38,8 +47,7 @@ struct InterstitialSwitchStateMachineTests {
 
     @Test("each report re-anchors the deadline, so a primary that fell behind switches later")
     func reanchors() throws {
-        var machine = Machine(scheduledBreak: Self.scheduledBreak)
-        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        var machine = Self.machine(switched: false)
         // One second later primary has played only 0.9 s (a stall): the switch moves 0.1 s later.
         let position = try #require(MediaTime(decimal: "18.9"))
         #expect(machine.handle(.primaryPosition(position, at: .seconds(101))) == [.scheduleWake(at: .milliseconds(102_100))])
@@ -65,17 +73,14 @@ struct InterstitialSwitchStateMachineTests {
 
     @Test("a report that arrives past the deadline switches at once, with the end counted from the deadline")
     func lateReport() {
-        var machine = Machine(scheduledBreak: Self.scheduledBreak)
-        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        var machine = Self.machine(switched: false)
         let actions = machine.handle(.primaryPosition(MediaTime(seconds: 20), at: .milliseconds(102_050)))
         #expect(actions == [.switchToAsset, .seekPrimary(to: MediaTime(seconds: 20)), .scheduleWake(at: .milliseconds(105_050))])
     }
 
     @Test("an asset that ends before the scheduled end brings primary back at once; the later wake does nothing")
     func assetEndsEarly() {
-        var machine = Machine(scheduledBreak: Self.scheduledBreak)
-        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
-        _ = machine.handle(.wake(at: .seconds(102)))
+        var machine = Self.machine(switched: true)
         #expect(machine.handle(.assetEnded(at: .milliseconds(104_500))) == [.switchToPrimary])
         #expect(machine.phase == .resumed(at: .milliseconds(104_500)))
         #expect(machine.handle(.wake(at: .seconds(105))) == [])
@@ -92,8 +97,7 @@ struct InterstitialSwitchStateMachineTests {
 
     @Test("an asset that fails before the switch abandons the break: primary plays on, nothing is switched")
     func failsBeforeSwitch() {
-        var machine = Machine(scheduledBreak: Self.scheduledBreak)
-        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
+        var machine = Self.machine(switched: false)
         #expect(machine.handle(.assetFailed(at: .milliseconds(100_300))) == [])
         #expect(machine.phase == .abandoned(at: .milliseconds(100_300)))
         #expect(machine.isFinished)
@@ -102,9 +106,7 @@ struct InterstitialSwitchStateMachineTests {
 
     @Test("an asset that fails while it plays brings primary back at once")
     func failsDuringAsset() {
-        var machine = Machine(scheduledBreak: Self.scheduledBreak)
-        _ = machine.handle(.primaryPosition(MediaTime(seconds: 18), at: .seconds(100)))
-        _ = machine.handle(.wake(at: .seconds(102)))
+        var machine = Self.machine(switched: true)
         #expect(machine.handle(.assetFailed(at: .seconds(103))) == [.switchToPrimary])
         #expect(machine.phase == .abandoned(at: .seconds(103)))
     }
