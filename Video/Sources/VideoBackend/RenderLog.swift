@@ -19,6 +19,8 @@ public struct RenderedBuffer: Sendable, Hashable {
 
 /// The buffers a ``GStreamerPipeline/Sink/recorded(_:)`` sink rendered, in order: the measure of
 /// what was on screen (or heard) when. Appended on the sink's streaming thread, read from any.
+/// It keeps every buffer (some 70 a second for 25 fps video and 48 kHz AAC audio): a measuring
+/// instrument for a test or a benchmark, not for hours of playback.
 public final class RenderLog: Sendable, Equatable, CustomStringConvertible {
     private let buffers = Mutex<[RenderedBuffer]>([])
 

@@ -165,6 +165,7 @@ public final class PlayerWindow: @unchecked Sendable {
                 case .transitionEnded, .pictureInPictureStopped, .restoreTimedOut:
                     applyPresentation()
                 case .pause:
+                    // Pausing the player is the delegate's: it gets the action below.
                     break
                 case .scheduleWake:
                     // Only restore deadlines ask for wakes, and restores are answered at once.
@@ -175,7 +176,8 @@ public final class PlayerWindow: @unchecked Sendable {
         }
     }
 
-    /// Destroys the windows and closes the display. Idempotent.
+    /// Destroys the windows and closes the display. Idempotent. Close the pipelines drawing into
+    /// it first: their sinks would go on drawing into windows that are gone.
     public func close() {
         state.withLock { state in
             guard !state.isClosed else { return }
