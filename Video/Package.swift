@@ -19,6 +19,7 @@ let package = Package(
     name: "InterludeVideo",
     products: [
         .library(name: "VideoBackend", targets: ["VideoBackend"]),
+        .library(name: "VideoWindow", targets: ["VideoWindow"]),
     ],
     dependencies: [
         // The name pins the package's identity, which for a path dependency would otherwise be the
@@ -26,22 +27,52 @@ let package = Package(
         .package(name: "Interlude", path: ".."),
     ],
     targets: [
-        // GStreamer 1.22 core (GLib and GObject come with it), through pkg-config.
+        // GStreamer 1.22 core and its video library (GstVideoOverlay; GLib and GObject come with
+        // them), through pkg-config.
         .systemLibrary(
             name: "CGStreamer",
             path: "Sources/CGStreamer",
-            pkgConfig: "gstreamer-1.0",
-            providers: [.apt(["libgstreamer1.0-dev"])]
+            pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
+        // Xlib, for the player window.
+        .systemLibrary(name: "CX11", path: "Sources/CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
         .target(
             name: "VideoBackend",
             dependencies: ["CGStreamer", .product(name: "MediaTime", package: "Interlude")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "VideoWindow",
+            dependencies: [
+                "CX11", "VideoBackend",
+                .product(name: "MediaTime", package: "Interlude"),
+                .product(name: "PlayerInterface", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // What both test targets share: the fixtures over HTTP, waits on a pipeline's messages.
+        .target(
+            name: "VideoTestSupport",
+            dependencies: ["VideoBackend", .product(name: "NetworkIO", package: "Interlude")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VideoWindowTests",
+            dependencies: [
+                "VideoWindow", "VideoBackend", "VideoTestSupport",
+                .product(name: "MediaTime", package: "Interlude"),
+                .product(name: "PlayerInterface", package: "Interlude"),
+                .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "HLSPlaylist", package: "Interlude"),
+                .product(name: "NetworkIO", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "VideoBackendTests",
             dependencies: [
-                "VideoBackend",
+                "VideoBackend", "VideoTestSupport",
                 .product(name: "MediaTime", package: "Interlude"),
                 .product(name: "NetworkIO", package: "Interlude"),
             ],

@@ -4,6 +4,7 @@
 #ifndef CGSTREAMER_SHIM_H
 #define CGSTREAMER_SHIM_H
 #include <gst/gst.h>
+#include <gst/video/videooverlay.h>
 
 static const GstClockTime CGSTREAMER_CLOCK_TIME_NONE = GST_CLOCK_TIME_NONE;
 
@@ -14,6 +15,24 @@ static inline void cgstreamer_set_string(gpointer object, const char *property, 
 /// Sets an object-valued property; the object takes a floating reference as its own.
 static inline void cgstreamer_set_object(gpointer object, const char *property, gpointer value) {
     g_object_set(object, property, value, NULL);
+}
+
+static inline void cgstreamer_set_bool(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+/// What a fakesink's "handoff" signal calls: the sink, the buffer it renders now, its sink pad.
+typedef void (*cgstreamer_handoff_callback)(GstElement *sink, GstBuffer *buffer, GstPad *pad, gpointer data);
+
+/// Connects `callback` to a fakesink's "handoff" signal; `notify` releases `data` with the sink.
+static inline gulong cgstreamer_connect_handoff(gpointer sink, cgstreamer_handoff_callback callback, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(sink, "handoff", G_CALLBACK(callback), data, notify, (GConnectFlags)0);
+}
+
+/// An element (playbin3 implements it, handing it to its video sink) as the GstVideoOverlay
+/// interface: GST_VIDEO_OVERLAY is a cast macro.
+static inline GstVideoOverlay *cgstreamer_video_overlay(gpointer element) {
+    return GST_VIDEO_OVERLAY(element);
 }
 
 static inline GstObject *cgstreamer_message_source(GstMessage *message) {

@@ -12,12 +12,18 @@ extension GStreamerPipeline {
         /// A `gst-launch-1.0` description (`"videoconvert ! ximagesink"`), made into a bin with
         /// a ghost pad.
         case description(String)
+        /// A ``fake`` sink that logs the time each buffer is rendered at, with its stream time:
+        /// how switch timing and A/V sync are measured.
+        case recorded(RenderLog)
 
-        var launchDescription: String? {
+        /// The element for playbin3's sink property, a floating reference; `nil` for playbin3's
+        /// own choice.
+        func makeElement() throws(GStreamerPipelineError) -> UnsafeMutablePointer<GstElement>? {
             switch self {
             case .automatic: nil
-            case .fake: "fakesink sync=true"
-            case .description(let description): description
+            case .fake: try Self.makeElement("fakesink sync=true")
+            case .description(let description): try Self.makeElement(description)
+            case .recorded(let log): try log.makeSink()
             }
         }
     }

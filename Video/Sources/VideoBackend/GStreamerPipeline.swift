@@ -31,7 +31,7 @@ public final class GStreamerPipeline: @unchecked Sendable {
 
     /// The URI played.
     public let uri: String
-    private let element: UnsafeMutablePointer<GstElement>
+    let element: UnsafeMutablePointer<GstElement>
     private let broadcast = MessageBroadcast()
     private let seeks = SeekLedger()
     private let state: Mutex<State>
@@ -45,8 +45,8 @@ public final class GStreamerPipeline: @unchecked Sendable {
         gst_object_ref_sink(UnsafeMutableRawPointer(element))
         do {
             for (property, sink) in [("video-sink", configuration.videoSink), ("audio-sink", configuration.audioSink)] {
-                if let description = sink.launchDescription {
-                    cgstreamer_set_object(element, property, try Sink.makeElement(description))
+                if let sinkElement = try sink.makeElement() {
+                    cgstreamer_set_object(element, property, sinkElement)
                 }
             }
         } catch {

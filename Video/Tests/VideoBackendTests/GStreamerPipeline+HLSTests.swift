@@ -1,6 +1,7 @@
 import MediaTime
 import Testing
 import VideoBackend
+import VideoTestSupport
 
 /// HLS over HTTP through playbin3's hlsdemux2, whose stream time is the playlist's time.
 @Suite("GStreamerPipeline over HLS")

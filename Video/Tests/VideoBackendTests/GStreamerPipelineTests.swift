@@ -1,18 +1,14 @@
 import MediaTime
 import Testing
 import VideoBackend
+import VideoTestSupport
 
 /// Real playback of the repository's fixtures through playbin3, headless (`fakesink sync=true`
 /// for video and audio, so the clock runs as on screen). These run in real time: each waits at
 /// most about a second of media, and every wait has a deadline.
 @Suite("GStreamerPipeline")
 struct GStreamerPipelineTests {
-    /// Fixtures/Media, from this file's place in Video/Tests/VideoBackendTests.
-    static let media: String = {
-        var components = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(4)
-        return components.joined(separator: "/") + "/Fixtures/Media"
-    }()
+    static let media = FixtureServer.media
 
     /// A single MPEG-TS segment: the 5-second ad (H.264 320x180 at 25 fps, keyframe every
     /// second, AAC), 5.021 s long. Played from a file, its stream time runs from 0.7 s (the first

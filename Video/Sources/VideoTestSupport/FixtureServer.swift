@@ -2,11 +2,18 @@ import NetworkIO
 
 /// Fixtures/Media over HTTP on 127.0.0.1 (a free port), through NetworkIO's server: hlsdemux2
 /// fetches with libsoup, which reads no `file://` URIs, so HLS is played over HTTP.
-enum FixtureServer {
+public enum FixtureServer {
+    /// Fixtures/Media, from this file's place in Video/Sources/VideoTestSupport.
+    public static let media: String = {
+        var components = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(4)
+        return components.joined(separator: "/") + "/Fixtures/Media"
+    }()
+
     /// Runs `body` with the base URL (`http://127.0.0.1:PORT/media`), then stops the server.
-    static func with<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+    public static func with<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
         var router = HTTPRouter()
-        router.files("/media", directory: GStreamerPipelineTests.media)
+        router.files("/media", directory: media)
         let server = HTTPServer(router: router)
         let running = Task { try await server.run() }
         do {

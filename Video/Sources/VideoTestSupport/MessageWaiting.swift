@@ -1,13 +1,13 @@
 import Synchronization
-import VideoBackend
+public import VideoBackend
 
 /// A wait on a pipeline's messages that gave up.
-struct MessageWaitFailure: Error, CustomStringConvertible {
+public struct MessageWaitFailure: Error, CustomStringConvertible {
     var expected: String
     var seen: [PipelineMessage]
     var streamEnded: Bool
 
-    var description: String {
+    public var description: String {
         "\(streamEnded ? "the stream ended" : "timed out") before \(expected); seen: \(seen)"
     }
 }
@@ -25,7 +25,7 @@ extension AsyncStream<PipelineMessage> {
     /// of real time; throws, with the messages seen, when the limit passes or the stream ends
     /// first. An error message that was not what was waited for ends the wait too, so that a
     /// test fails on it at once.
-    func messages(
+    public func messages(
         until expected: String,
         within limit: Duration = .seconds(10),
         where matches: @escaping @Sendable (PipelineMessage) -> Bool
@@ -51,7 +51,7 @@ extension AsyncStream<PipelineMessage> {
     }
 
     /// The first message from here on that `matches` (or an error message), as ``messages(until:within:where:)``.
-    func first(
+    public func first(
         _ expected: String,
         within limit: Duration = .seconds(10),
         where matches: @escaping @Sendable (PipelineMessage) -> Bool
@@ -60,7 +60,7 @@ extension AsyncStream<PipelineMessage> {
     }
 
     /// Waits for the pipeline to reach `state`.
-    func reach(_ state: PipelineState, within limit: Duration = .seconds(10)) async throws {
+    public func reach(_ state: PipelineState, within limit: Duration = .seconds(10)) async throws {
         let message = try await first("\(state)", within: limit) { message in
             if case .stateChanged(_, state, _) = message { return true }
             return false
@@ -69,7 +69,7 @@ extension AsyncStream<PipelineMessage> {
     }
 
     /// Waits for `seek` to finish, or with `nil` for a state change's preroll to.
-    func asyncDone(_ seek: SeekID?, within limit: Duration = .seconds(10)) async throws {
+    public func asyncDone(_ seek: SeekID?, within limit: Duration = .seconds(10)) async throws {
         let expected = PipelineMessage.asyncDone(seek: seek)
         let message = try await first("\(expected)", within: limit) { $0 == expected }
         guard message == expected else { throw MessageWaitFailure(expected: "\(expected)", seen: [message], streamEnded: false) }
@@ -79,7 +79,7 @@ extension AsyncStream<PipelineMessage> {
 extension GStreamerPipeline {
     /// A headless pipeline on `uri` that has reached PLAYING, and its messages from before it
     /// played; the caller closes it (it is closed here when it does not get there).
-    static func playing(_ uri: String) async throws -> (GStreamerPipeline, AsyncStream<PipelineMessage>) {
+    public static func playing(_ uri: String) async throws -> (GStreamerPipeline, AsyncStream<PipelineMessage>) {
         let pipeline = try GStreamerPipeline(uri: uri, configuration: .headless)
         let messages = pipeline.messages()
         do {

@@ -1,0 +1,128 @@
+import MediaTime
+import Synchronization
+
+/// Plays one break: primary content in one pipeline, the interstitial asset in another, switched
+/// on time by an ``InterstitialSwitchStateMachine``. The asset is prerolled (PAUSED at its start)
+/// the machine's preload lead ahead of the switch, the switch is a state change on each pipeline (primary to PAUSED,
+/// the asset to PLAYING: about a millisecond), and while the asset plays primary is sought
+/// exactly to the resumption point, so that the way back is a state change too.
+///
+///     let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: break)
+///     try primary.play()
+///     let phase = try await switcher.run()    // returns once primary plays again
+///
+/// The asset's pipeline is the switcher's: it is closed when ``run(clock:pollInterval:)``
+/// returns. Primary stays the caller's.
+public final class InterstitialSwitcher: Sendable {
+    private struct Driver {
+        var machine: InterstitialSwitchStateMachine
+        var wake: Duration?
+        /// The asset's error, thrown once primary plays on.
+        var failure: GStreamerError?
+    }
+
+    public let primary: GStreamerPipeline
+    public let asset: GStreamerPipeline
+    private let driver: Mutex<Driver>
+
+    /// A switcher for `scheduledBreak`, prerolling `asset` `preloadLead` ahead of it.
+    public init(primary: GStreamerPipeline, asset: GStreamerPipeline, scheduledBreak: InterstitialSwitchStateMachine.Break,
+                preloadLead: Duration = .seconds(5)) {
+        self.primary = primary
+        self.asset = asset
+        driver = Mutex(Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak, preloadLead: preloadLead)))
+    }
+
+    /// The break's phase now.
+    public var phase: InterstitialSwitchStateMachine.Phase { driver.withLock { $0.machine.phase } }
+
+    /// Runs the break, from primary playing (or about to) until primary plays again after it, or
+    /// at once when primary is already past the break's start: returns the phase it ended in.
+    /// Primary's position is read every `pollInterval` to re-anchor the deadlines; the switch
+    /// itself waits on `clock` for exactly its deadline. If the asset's pipeline fails, primary
+    /// plays on (from the resumption point, when the asset was playing) and the asset's error is
+    /// thrown then; cancelling ends the break where it is.
+    public func run<C: Clock<Duration>>(clock: C = ContinuousClock(), pollInterval: Duration = .milliseconds(100)) async throws -> InterstitialSwitchStateMachine.Phase {
+        let origin = clock.now
+        let host: @Sendable () -> Duration = { origin.duration(to: clock.now) }
+        let messages = asset.messages()
+        defer { asset.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in messages {
+                    switch message {
+                    case .asyncDone(seek: nil): try self.feed(.assetPrerolled)
+                    case .endOfStream: try self.feed(.assetEnded(at: host()))
+                    case .error(let error):
+                        self.driver.withLock { $0.failure = error }
+                        try self.feed(.assetFailed(at: host()))
+                    default: break
+                    }
+                    if self.isFinished { return }
+                }
+            }
+            group.addTask {
+                while !self.isFinished {
+                    if let position = self.primary.position, self.awaitsSwitch {
+                        try self.feed(.primaryPosition(position, at: host()))
+                    }
+                    let now = host()
+                    let wake = self.driver.withLock { $0.wake }
+                    let next = min(wake ?? now + pollInterval, now + pollInterval)
+                    try await clock.sleep(until: origin.advanced(by: next), tolerance: .zero)
+                    if let wake, wake <= host() { try self.feed(.wake(at: host())) }
+                }
+            }
+            // Whichever task sees the break end first ends the other.
+            while try await group.next() != nil {
+                if isFinished {
+                    group.cancelAll()
+                    break
+                }
+            }
+        }
+        if let error = driver.withLock({ $0.failure }) { throw error }
+        return phase
+    }
+
+    private var isFinished: Bool { driver.withLock { $0.machine.isFinished } }
+
+    private var isAbandoned: Bool {
+        if case .abandoned = driver.withLock({ $0.machine.phase }) { return true }
+        return false
+    }
+
+    private var awaitsSwitch: Bool {
+        switch driver.withLock({ $0.machine.phase }) {
+        case .awaitingPrimary, .primary: true
+        case .asset, .resumed, .missed, .abandoned: false
+        }
+    }
+
+    /// Feeds the machine under the lock, then performs its actions with the lock let go.
+    private func feed(_ input: InterstitialSwitchStateMachine.Input) throws(GStreamerPipelineError) {
+        let actions = driver.withLock { driver in
+            let actions = driver.machine.handle(input)
+            for case .scheduleWake(let time) in actions { driver.wake = time }
+            return actions
+        }
+        for action in actions {
+            switch action {
+            case .prerollAsset:
+                try asset.pause()
+            case .switchToAsset:
+                try primary.pause()
+                try asset.play()
+            case .seekPrimary(let time):
+                try primary.seek(to: time)
+            case .switchToPrimary:
+                // Primary comes back even when the asset (failed) refuses to pause.
+                let pausedAsset = Result { () throws(GStreamerPipelineError) in try asset.pause() }
+                try primary.play()
+                if case .failure(let error) = pausedAsset, !isAbandoned { throw error }
+            case .scheduleWake:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import MediaTime
+import Testing
+import VideoBackend
+import VideoTestSupport
+
+/// Breaks switched on real playback: the content playlist and an ad over HTTP, each in its own
+/// playbin3, every buffer's render time logged by the sinks (``RenderLog``). Real time: each
+/// test plays a few seconds.
+@Suite("InterstitialSwitcher")
+struct InterstitialSwitcherTests {
+    /// The issue's acceptance figures: the switch within 100 ms of the schedule, A/V within 40 ms.
+    static let switchTolerance = Duration.milliseconds(100)
+    static let avTolerance = Duration.milliseconds(40)
+
+    /// Primary and asset pipelines whose sinks log what they render.
+    struct Recorded {
+        let primaryVideo = RenderLog(), primaryAudio = RenderLog(), assetVideo = RenderLog(), assetAudio = RenderLog()
+
+        func timing(_ scheduledBreak: InterstitialSwitchStateMachine.Break) -> InterstitialSwitchTiming? {
+            InterstitialSwitchTiming(
+                scheduledBreak: scheduledBreak,
+                primaryVideo: primaryVideo.rendered, primaryAudio: primaryAudio.rendered,
+                assetVideo: assetVideo.rendered, assetAudio: assetAudio.rendered
+            )
+        }
+    }
+
+    /// Plays `scheduledBreak` of the asset at `assetURI(base)` (`base` the fixture server's URL)
+    /// in the content playlist from `from`, and primary for `after` past the break; returns the phase the break ended in and its timing.
+    static func playBreak(
+        _ scheduledBreak: InterstitialSwitchStateMachine.Break, assetURI: (String) -> String, from: MediaTime, after: Duration = .milliseconds(400)
+    ) async throws -> (InterstitialSwitchStateMachine.Phase, InterstitialSwitchTiming?, Recorded) {
+        try await FixtureServer.with { base in
+            let logs = Recorded()
+            let primary = try GStreamerPipeline(
+                uri: "\(base)/content/index.m3u8", configuration: .init(videoSink: .recorded(logs.primaryVideo), audioSink: .recorded(logs.primaryAudio))
+            )
+            defer { primary.close() }
+            let messages = primary.messages()
+            try primary.pause()
+            try await messages.asyncDone(nil)
+            try await messages.asyncDone(try primary.seek(to: from))
+            let ad = try GStreamerPipeline(
+                uri: assetURI(base), configuration: .init(videoSink: .recorded(logs.assetVideo), audioSink: .recorded(logs.assetAudio))
+            )
+            let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: scheduledBreak)
+            try primary.play()
+            let phase = try await switcher.run()
+            try await Task.sleep(for: after)
+            return (phase, logs.timing(scheduledBreak), logs)
+        }
+    }
+
+    static func within(_ duration: Duration, _ tolerance: Duration) -> Bool { duration > .zero - tolerance && duration < tolerance }
+
+    static func expectOnTime(_ timing: InterstitialSwitchTiming) {
+        #expect(within(timing.assetVideoLateness, switchTolerance), "first ad frame: \(timing)")
+        #expect(within(timing.primaryVideoLateness, switchTolerance), "first frame after the break: \(timing)")
+        #expect(within(timing.assetAudioLead, avTolerance), "ad A/V start: \(timing)")
+        #expect(within(timing.primaryAudioLead, avTolerance), "primary A/V start: \(timing)")
+        #expect(within(timing.assetAVOffset, avTolerance), "ad A/V sync: \(timing)")
+        #expect(within(timing.primaryAVOffset, avTolerance), "primary A/V sync: \(timing)")
+    }
+
+    @Test("a point break mid-segment ends at its scheduled end: the ad's first frame and primary's first after it on time, A/V together, primary back where it left")
+    func pointBreakAtScheduledEnd() async throws {
+        // 21.3 s is 1.3 s into seg-005 (20.02 s) and past its keyframes; the 10 s ad is cut at 2.5 s.
+        let scheduledBreak = InterstitialSwitchStateMachine.Break(start: try #require(MediaTime(decimal: "21.3")), duration: try #require(MediaTime(decimal: "2.5")))
+        let (phase, timing, _) = try await Self.playBreak(scheduledBreak, assetURI: { "\($0)/ads/ad-10s/index.m3u8" }, from: MediaTime(seconds: 20))
+        guard case .resumed = phase else {
+            Issue.record("the break ended in \(phase)")
+            return
+        }
+        let measured = try #require(timing, "no timing from the render logs")
+        print("point break at 21.3 s for 2.5 s: \(measured)")
+        Self.expectOnTime(measured)
+        // One frame either side of the break's start (frames are 40 ms apart).
+        #expect(abs(measured.resumedAt.seconds - 21.3) < 0.041, "resumed at \(measured.resumedAt.seconds) s")
+        #expect(measured.lastFrameBefore.seconds > 21.3 - 0.081 && measured.lastFrameBefore.seconds < 21.3, "last frame before at \(measured.lastFrameBefore.seconds) s")
+    }
+
+    @Test("a range break whose asset ends before the break's scheduled end: primary comes back on the asset's end of stream, one frame later, at the resumption offset")
+    func rangeBreakAtAssetEnd() async throws {
+        // The 5 s ad as a lone segment from a file (tsdemux: a one-segment HLS playlist is what
+        // hlsdemux2 1.22 may fail on), in a 6 s break at 30.5 s that replaces 5 s of content.
+        let scheduledBreak = InterstitialSwitchStateMachine.Break(
+            start: try #require(MediaTime(decimal: "30.5")), duration: MediaTime(seconds: 6), resumptionOffset: MediaTime(seconds: 5)
+        )
+        let (phase, timing, logs) = try await Self.playBreak(
+            scheduledBreak, assetURI: { _ in "file://\(FixtureServer.media)/ads/ad-5s/seg-000.ts" }, from: MediaTime(seconds: 29)
+        )
+        guard case .resumed = phase else {
+            Issue.record("the break ended in \(phase)")
+            return
+        }
+        let measured = try #require(timing, "no timing from the render logs")
+        print("range break at 30.5 s, the 5 s ad ending it: \(measured)")
+        #expect(Self.within(measured.assetVideoLateness, Self.switchTolerance), "first ad frame: \(measured)")
+        // Back on the asset's end: one frame interval after its last frame, give or take the tolerance.
+        #expect(Self.within(measured.gapOutOfAsset - .milliseconds(40), Self.switchTolerance), "back from the ad: \(measured)")
+        // The scheduled end was not waited for: primary is back about a second before it.
+        #expect(measured.primaryVideoLateness < .milliseconds(-800), "\(measured)")
+        #expect(Self.within(measured.assetAVOffset, Self.avTolerance) && Self.within(measured.primaryAVOffset, Self.avTolerance), "\(measured)")
+        #expect(abs(measured.resumedAt.seconds - 35.5) < 0.041, "resumed at \(measured.resumedAt.seconds) s")
+        // The whole ad was shown: its frames span its 5 s.
+        let frames = logs.assetVideo.rendered
+        let shown = (frames.last?.streamTime.seconds ?? 0) - (frames.first?.streamTime.seconds ?? 0)
+        #expect(shown > 4.9, "the ad's frames span \(shown) s")
+    }
+
+    @Test("an asset the server does not have abandons the break with its error, and primary plays on through the break's start")
+    func missingAsset() async throws {
+        try await FixtureServer.with { base in
+            let (primary, _) = try await GStreamerPipeline.playing("\(base)/content/index.m3u8")
+            defer { primary.close() }
+            let ad = try GStreamerPipeline(uri: "\(base)/ads/no-such/index.m3u8", configuration: .headless)
+            let scheduledBreak = InterstitialSwitchStateMachine.Break(start: MediaTime(seconds: 1), duration: MediaTime(seconds: 2))
+            let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: scheduledBreak)
+            await #expect {
+                _ = try await switcher.run()
+            } throws: { error in
+                (error as? GStreamerError)?.kind == .resource
+            }
+            guard case .abandoned = switcher.phase else {
+                Issue.record("the break ended in \(switcher.phase)")
+                return
+            }
+            // The 404 comes within some 100 ms, long before the break's start.
+            try await Task.sleep(for: .milliseconds(1_500))
+            let position = try #require(primary.position).seconds
+            #expect(position > 1.2, "primary at \(position) s, past the abandoned break at 1 s")
+        }
+    }
+}
