@@ -187,6 +187,16 @@ type ackedCommand struct {
 	version uint64
 }
 
+// slowFanOut is a session's slowest fan-out: which command, at which version, whose receipt
+// completed it and on which URL that member was.
+type slowFanOut struct {
+	latency int64
+	command string
+	version uint64
+	last    int
+	url     int
+}
+
 type session struct {
 	index   int
 	token   string
@@ -197,6 +207,7 @@ type session struct {
 	list    []string
 	pending map[cmdKey]*pendingFanOut
 	fanOut  []int64
+	slowest slowFanOut
 	acked   []ackedCommand
 }
 
@@ -632,7 +643,12 @@ func (p *participant) apply(ev *parsedEvent) {
 		if pending := s.pending[cmdKey{sender, ev.n}]; pending != nil {
 			pending.remaining--
 			if pending.remaining <= 0 {
-				s.fanOut = append(s.fanOut, p.readNs-pending.sentAt)
+				latency := p.readNs - pending.sentAt
+				s.fanOut = append(s.fanOut, latency)
+				if latency > s.slowest.latency {
+					s.slowest = slowFanOut{latency: latency, command: string(ev.sender) + "-" + strconv.FormatInt(ev.n, 10),
+						version: ev.version, last: p.index, url: p.urlIndex}
+				}
 				delete(s.pending, cmdKey{sender, ev.n})
 			}
 		}
@@ -991,6 +1007,7 @@ type summary struct {
 	DisagreeingSess  []int             `json:"disagreeing_sessions"`
 	Disagreements    []string          `json:"disagreement_examples"`
 	MissingExamples  []string          `json:"missing_examples"`
+	SlowestFanOuts   []string          `json:"slowest_fanouts"`
 	Errors           map[string]int    `json:"errors"`
 	ErrorExamples    map[string]string `json:"error_examples"`
 	Seconds          float64           `json:"seconds"`
@@ -1125,6 +1142,21 @@ func (r *runner) check(sum *summary) {
 		}
 		p.cmdMu.Unlock()
 	}
+	slow := make([]*session, 0, len(r.sessions))
+	for _, s := range r.sessions {
+		if s.slowest.latency > 0 {
+			slow = append(slow, s)
+		}
+	}
+	sort.Slice(slow, func(a, b int) bool { return slow[a].slowest.latency > slow[b].slowest.latency })
+	if len(slow) > 3 {
+		slow = slow[:3]
+	}
+	for _, s := range slow {
+		f := s.slowest
+		sum.SlowestFanOuts = append(sum.SlowestFanOuts, fmt.Sprintf("%.1f ms: session %d, %s at version %d, completed by participant %d on %s",
+			float64(f.latency)/1e6, s.index, f.command, f.version, f.last, r.config.urls[f.url]))
+	}
 	fan, acks, probes, resumes = loadkit.Sort(fan), loadkit.Sort(acks), loadkit.Sort(probes), loadkit.Sort(resumes)
 	sum.FanOutSamples = len(fan)
 	sum.FanOutP50Ms, sum.FanOutP95Ms, sum.FanOutP99Ms, sum.FanOutMaxMs = loadkit.Percentile(fan, 50), loadkit.Percentile(fan, 95), loadkit.Percentile(fan, 99), loadkit.Percentile(fan, 100)
@@ -1216,6 +1248,9 @@ func report(s summary, format string) {
 			fmt.Println("  " + d)
 		}
 	}
+	for _, slow := range s.SlowestFanOuts {
+		fmt.Println("slowest fan-out: " + slow)
+	}
 	for _, m := range s.MissingExamples {
 		fmt.Println("missing: " + m)
 	}
@@ -1235,7 +1270,8 @@ func main() {
 		config: c,
 		start:  time.Now(),
 		errors: loadkit.NewTally(),
-		dialer: websocket.Dialer{HandshakeTimeout: c.dialTimeout, ReadBufferSize: 4096, WriteBufferSize: 4096},
+		// Write buffers come from a pool: a connection holds one only while it writes.
+		dialer: websocket.Dialer{HandshakeTimeout: c.dialTimeout, ReadBufferSize: 2048, WriteBufferSize: 2048, WriteBufferPool: &sync.Pool{}},
 	}
 	sessions := (c.participants + c.groupSize - 1) / c.groupSize
 	r.sessions = make([]*session, sessions)
