@@ -20,7 +20,9 @@
 //   - no event was applied twice (a version at or below the last one outside a resync; a command
 //     at two versions; a second ack at another version);
 //   - every member of a session saw the same (sender, command) at each version it saw;
-//   - no gap was left unrepaired.
+//   - no gap was left unrepaired;
+//   - every participant joined, none was lost (a refused resume, or still down at the end), and no
+//     two were welcomed under one participant id.
 //
 // Exit status: 0 when all of that holds, 1 otherwise, 2 when -deadline passed (the process exits
 // there and then), 64 on bad usage.
@@ -370,19 +372,19 @@ func parseEvent(b []byte, ev *parsedEvent, scratch []byte) ([]byte, bool) {
 			ev.n = n
 			return scratch, true
 		}
-		scratch = append(scratch[:0], "playback-state"...)
+		scratch = append(scratch[:0], "message:playback-state"...)
 	case bytes.Contains(b, []byte(`"message":{"type":"participant-state"`)):
 		if n, ok := intAfter(b, `"sequence":`); ok {
 			ev.n = n
 			return scratch, true
 		}
-		scratch = append(scratch[:0], "participant-state"...)
+		scratch = append(scratch[:0], "message:participant-state"...)
 	case bytes.Contains(b, []byte(`"custom":{"messageType":"groupload"`)):
 		if n, ok := intAfter(b, `"body":{"n":`); ok {
 			ev.n = n
 			return scratch, true
 		}
-		scratch = append(scratch[:0], "custom"...)
+		scratch = append(scratch[:0], "custom:groupload"...)
 	case bytes.Contains(b, []byte(`"presence":{`)):
 		who, ok1 := stringAfter(b, `"presence":{"participant":"`)
 		state, ok2 := stringAfter(b, `"state":"`)
@@ -391,7 +393,14 @@ func parseEvent(b []byte, ev *parsedEvent, scratch []byte) ([]byte, bool) {
 		}
 		scratch = append(append(append(append(scratch[:0], "presence:"...), state...), ':'), who...)
 	default:
-		scratch = append(scratch[:0], "other"...)
+		// Another client's message: described by its kind and type.
+		if t, ok := stringAfter(b, `"custom":{"messageType":"`); ok {
+			scratch = append(append(scratch[:0], "custom:"...), t...)
+		} else if t, ok := stringAfter(b, `"message":{"type":"`); ok {
+			scratch = append(append(scratch[:0], "message:"...), t...)
+		} else {
+			scratch = append(scratch[:0], "other"...)
+		}
 	}
 	ev.desc = scratch
 	return scratch, true
@@ -975,6 +984,7 @@ type summary struct {
 	Opened           int               `json:"opened"`
 	Resumed          int               `json:"resumed"`
 	Lost             int               `json:"lost"`
+	SharedIDs        []string          `json:"shared_ids"`
 	JoinSeconds      float64           `json:"join_seconds"`
 	MeasuredSeconds  float64           `json:"measured_seconds"`
 	CommandsSent     int               `json:"commands_sent"`
@@ -1163,7 +1173,21 @@ func (r *runner) check(sum *summary) {
 	sum.AckP50Ms, sum.AckP99Ms = loadkit.Percentile(acks, 50), loadkit.Percentile(acks, 99)
 	sum.ProbeP50Ms, sum.ProbeP99Ms = loadkit.Percentile(probes, 50), loadkit.Percentile(probes, 99)
 	sum.ResumeP50Ms, sum.ResumeP99Ms, sum.ResumeMaxMs = loadkit.Percentile(resumes, 50), loadkit.Percentile(resumes, 99), loadkit.Percentile(resumes, 100)
-	sum.OK = sum.CommandsMissing == 0 && sum.Duplicated == 0 && sum.AppliedTwice == 0 && sum.AckMismatches == 0 &&
+	for _, s := range r.sessions {
+		holders := map[string][]int{}
+		for _, p := range s.members {
+			if p.opened {
+				holders[p.id] = append(holders[p.id], p.index)
+			}
+		}
+		for id, indices := range holders {
+			if len(indices) > 1 {
+				sum.SharedIDs = append(sum.SharedIDs, fmt.Sprintf("session %d: %s welcomed participants %v", s.index, id, indices))
+			}
+		}
+	}
+	sort.Strings(sum.SharedIDs)
+	sum.OK = sum.Opened == sum.Participants && sum.Lost == 0 && len(sum.SharedIDs) == 0 && sum.CommandsMissing == 0 && sum.Duplicated == 0 && sum.AppliedTwice == 0 && sum.AckMismatches == 0 &&
 		len(sum.DisagreeingSess) == 0 && sum.Missed == 0
 }
 
@@ -1246,6 +1270,15 @@ func report(s summary, format string) {
 		fmt.Printf("order: %d sessions disagree: %v\n", len(s.DisagreeingSess), s.DisagreeingSess)
 		for _, d := range s.Disagreements {
 			fmt.Println("  " + d)
+		}
+	}
+	if len(s.SharedIDs) > 0 {
+		fmt.Printf("participant ids given to two participants: %d\n", len(s.SharedIDs))
+		for i, shared := range s.SharedIDs {
+			if i == 10 {
+				break
+			}
+			fmt.Println("  " + shared)
 		}
 	}
 	for _, slow := range s.SlowestFanOuts {
@@ -1400,7 +1433,8 @@ func main() {
 		}
 	}
 
-	s := summary{URLs: c.urls, Participants: c.participants, Sessions: sessions, JoinSeconds: joinSeconds, MeasuredSeconds: measuredSeconds}
+	s := summary{URLs: c.urls, Participants: c.participants, Sessions: sessions, JoinSeconds: joinSeconds, MeasuredSeconds: measuredSeconds,
+		DisagreeingSess: []int{}, SharedIDs: []string{}, Disagreements: []string{}, MissingExamples: []string{}, SlowestFanOuts: []string{}}
 	r.check(&s)
 	s.Errors, s.ErrorExamples = r.errors.Snapshot()
 	s.Seconds = time.Since(r.start).Seconds()
