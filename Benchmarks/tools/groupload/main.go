@@ -97,7 +97,7 @@ func parseConfig() config {
 	flag.DurationVar(&c.pingEvery, "ping-every", time.Second, "keep-alive pings per participant (0: never)")
 	flag.DurationVar(&c.deadline, "deadline", 120*time.Second, "hard limit for the whole run: exit 2 when it passes")
 	flag.DurationVar(&c.drain, "drain", 5*time.Second, "after the measured phase, wait at most this long for acks, fan-outs and resumes")
-	flag.DurationVar(&c.dialTimeout, "dial-timeout", 10*time.Second, "handshake plus welcome timeout per connection")
+	flag.DurationVar(&c.dialTimeout, "dial-timeout", 10*time.Second, "how long a join or a resume may take, handshake to welcome")
 	flag.DurationVar(&c.silence, "silence", 5*time.Second, "a connection that receives nothing for this long is taken as failed")
 	flag.StringVar(&c.command, "command", "playback", "what -command-every sends: playback (play/pause states; needs controller or owner invitations) or custom")
 	flag.StringVar(&c.format, "format", "text", "text or json")
@@ -531,8 +531,9 @@ func (p *participant) command(kind string, play bool) {
 
 // --- Reading ------------------------------------------------------------------------------------
 
-func (p *participant) readMessage(conn *websocket.Conn) ([]byte, error) {
-	conn.SetReadDeadline(time.Now().Add(p.run.config.silence))
+// readMessage reads the next message into p.buf, waiting until deadline at the most.
+func (p *participant) readMessage(conn *websocket.Conn, deadline time.Time) ([]byte, error) {
+	conn.SetReadDeadline(deadline)
 	kind, reader, err := conn.NextReader()
 	if err != nil {
 		return nil, err
@@ -566,7 +567,7 @@ func (p *participant) join(resume bool) (*websocket.Conn, error) {
 	}
 	deadline := time.Now().Add(p.run.config.dialTimeout)
 	for time.Now().Before(deadline) {
-		message, err := p.readMessage(conn)
+		message, err := p.readMessage(conn, deadline)
 		if err != nil {
 			conn.Close()
 			return nil, err
@@ -775,7 +776,7 @@ func (p *participant) serve(conn *websocket.Conn) {
 	scratch := make([]byte, 0, 128)
 	for {
 		for {
-			message, err := p.readMessage(conn)
+			message, err := p.readMessage(conn, time.Now().Add(p.run.config.silence))
 			if p.run.closing.Load() {
 				return // what arrives while groupload closes is left out of the comparison
 			}
