@@ -274,9 +274,9 @@ type participant struct {
 	done     chan struct{}
 
 	// Counters, owned by the reader.
-	duplicates, resyncOverlap, gaps, resyncs, reconnects int
-	strayAcks, ackMismatch                               int
-	resumeNs                                             []int64
+	duplicates, resyncOverlap, resyncs, reconnects int
+	strayAcks, ackMismatch                         int
+	resumeNs                                       []int64
 }
 
 type runner struct {
@@ -615,24 +615,37 @@ func (e *refusal) Error() string { return e.code + ": " + e.message }
 // welcome applies a resuming welcome: its snapshot holds the missed events (or, when they are
 // older than the server's log, the session's snapshot, and then the gap is not repaired).
 func (p *participant) welcome(w *welcomeMessage) {
+	// Applied in version order whatever order the snapshot has.
+	snapshot := make([]json.RawMessage, 0, len(w.Snapshot))
+	versions := make(map[int]int64, len(w.Snapshot))
+	for _, raw := range w.Snapshot {
+		version, ok := intAfter(raw, `"version":`)
+		if !ok {
+			p.run.errors.Add("unreadable-event", errors.New(string(raw)))
+			continue
+		}
+		versions[len(snapshot)] = version
+		snapshot = append(snapshot, raw)
+	}
+	order := make([]int, len(snapshot))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return versions[order[a]] < versions[order[b]] })
 	var ev parsedEvent
 	scratch := make([]byte, 0, 128)
-	for _, raw := range w.Snapshot {
+	for _, i := range order {
 		var ok bool
-		if scratch, ok = parseEvent(raw, &ev, scratch); !ok {
-			p.run.errors.Add("unreadable-event", errors.New(string(raw)))
+		if scratch, ok = parseEvent(snapshot[i], &ev, scratch); !ok {
+			p.run.errors.Add("unreadable-event", errors.New(string(snapshot[i])))
 			continue
 		}
 		if ev.version <= p.last {
 			continue // a snapshot may hold the newest of each kind, older than our last
 		}
-		if ev.version > p.last+1 {
-			p.gaps += int(ev.version - p.last - 1)
-		}
-		p.apply(&ev)
+		p.apply(&ev) // after a gap (a snapshot instead of the missed events) it is counted as missed
 	}
 	if w.Version > p.last {
-		p.gaps += int(w.Version - p.last)
 		p.last = w.Version
 	}
 	if w.Version > p.highest {

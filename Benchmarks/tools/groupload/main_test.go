@@ -110,3 +110,21 @@ func TestVersionOrder(t *testing.T) {
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
+
+// A resuming welcome's events are applied in version order, after the participant's last.
+func TestResumingWelcome(t *testing.T) {
+	s := &session{names: map[string]int32{}, pending: map[cmdKey]*pendingFanOut{}}
+	p := &participant{sess: s, run: &runner{}, last: 3, idTag: s.intern([]byte("p1"))}
+	event := func(version, n int) json.RawMessage {
+		return json.RawMessage(`{"type":"event","version":` + itoa(version) + `,"sender":"p2","custom":{"messageType":"groupload","body":{"n":` + itoa(n) + `}}}`)
+	}
+	p.welcome(&welcomeMessage{Version: 6, Snapshot: []json.RawMessage{event(5, 2), event(2, 9), event(4, 1), event(6, 3)}})
+	if p.last != 6 || len(p.seen) != 3 {
+		t.Fatalf("last %d, %d applied", p.last, len(p.seen))
+	}
+	for i, e := range p.seen {
+		if e.version != uint64(i+4) || e.n != int64(i+1) {
+			t.Errorf("entry %d: %+v", i, e)
+		}
+	}
+}
