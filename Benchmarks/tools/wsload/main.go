@@ -25,21 +25,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"../loadkit"
 )
 
 const (
@@ -78,11 +75,9 @@ type config struct {
 	ping         string
 }
 
-func usageError(format string, arguments ...any) {
-	fmt.Fprintf(os.Stderr, "wsload: "+format+"\n", arguments...)
-	fmt.Fprintln(os.Stderr, "usage: wsload -url ws://HOST:PORT/PATH [options] (-h for the list)")
-	os.Exit(64)
-}
+var command = loadkit.Command{Name: "wsload", Usage: "wsload -url ws://HOST:PORT/PATH [options]"}
+
+func usageError(format string, arguments ...any) { command.Fail(format, arguments...) }
 
 func parseConfig() config {
 	var c config
@@ -115,20 +110,7 @@ func parseConfig() config {
 	flag.StringVar(&groupValuesFile, "group-values", "", "a file of one value a line: line g replaces {v} in group g's templates")
 	flag.DurationVar(&c.pingEvery, "ping-every", 0, "send -ping on every open connection this often (0: never)")
 	flag.StringVar(&c.ping, "ping", `{"type":"ping"}`, "the keep-alive message of -ping-every (template)")
-	flag.CommandLine.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: wsload -url ws://HOST:PORT/PATH [options]")
-		fmt.Fprintln(os.Stderr, "Templates replace {i} (connection), {g} (group) and {r} (round).")
-		flag.PrintDefaults()
-	}
-	switch err := flag.CommandLine.Parse(os.Args[1:]); {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case err != nil:
-		os.Exit(64) // the flag package has printed the problem and the usage
-	}
-	if flag.NArg() > 0 {
-		usageError("unexpected argument %q", flag.Arg(0))
-	}
+	command.Parse("Templates replace {i} (connection), {g} (group) and {r} (round).")
 	if !strings.HasPrefix(c.url, "ws://") && !strings.HasPrefix(c.url, "wss://") {
 		usageError("-url must be a ws:// or wss:// URL")
 	}
@@ -157,7 +139,7 @@ func parseConfig() config {
 		usageError("-format must be text or json")
 	}
 	if helloFile != "" {
-		data, err := readBounded(helloFile, maxTemplate)
+		data, err := loadkit.ReadBounded(helloFile, maxTemplate)
 		if err != nil {
 			usageError("-hello-file: %v", err)
 		}
@@ -170,7 +152,7 @@ func parseConfig() config {
 		usageError("-ping-every must be 0 or at least 10ms")
 	}
 	if groupValuesFile != "" {
-		data, err := readBounded(groupValuesFile, 64<<20)
+		data, err := loadkit.ReadBounded(groupValuesFile, 64<<20)
 		if err != nil {
 			usageError("-group-values: %v", err)
 		}
@@ -191,22 +173,6 @@ func parseConfig() config {
 		}
 	}
 	return c
-}
-
-func readBounded(path string, limit int64) ([]byte, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is longer than %d bytes", path, limit)
-	}
-	return data, nil
 }
 
 func (c *config) expand(template string, connection, group, round int) string {
@@ -245,27 +211,12 @@ type connection struct {
 	readerDone   chan struct{}
 }
 
-type errorTally struct {
-	mu       sync.Mutex
-	counts   map[string]int
-	examples map[string]string
-}
-
-func (t *errorTally) add(kind string, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.counts[kind]++
-	if _, seen := t.examples[kind]; !seen && err != nil {
-		t.examples[kind] = err.Error()
-	}
-}
-
 type runner struct {
 	config  config
 	start   time.Time
 	current atomic.Pointer[round]
 	closing atomic.Bool
-	errors  errorTally
+	errors  *loadkit.Tally
 	groups  int
 	conns   []*connection
 	dialer  websocket.Dialer
@@ -283,7 +234,7 @@ func (r *runner) dial(c *connection) {
 		if response != nil {
 			err = fmt.Errorf("%w (HTTP %d)", err, response.StatusCode)
 		}
-		r.errors.add(classify("dial", err), err)
+		r.errors.Add(loadkit.Classify("dial", err), err)
 		return
 	}
 	r.dialMu.Lock()
@@ -294,7 +245,7 @@ func (r *runner) dial(c *connection) {
 	hello := r.config.expand(r.config.hello, c.index, c.group, 0)
 	conn.SetWriteDeadline(time.Now().Add(r.config.dialTimeout))
 	if err := conn.WriteMessage(websocket.TextMessage, []byte(hello)); err != nil {
-		r.errors.add("write-hello", err)
+		r.errors.Add("write-hello", err)
 		conn.Close()
 		c.conn = nil
 		return
@@ -306,7 +257,7 @@ func (r *runner) dial(c *connection) {
 		case <-c.readerDone:
 			return
 		case <-time.After(r.config.dialTimeout):
-			r.errors.add("hello-timeout", errors.New("no reply to the hello"))
+			r.errors.Add("hello-timeout", errors.New("no reply to the hello"))
 			c.abandoned.Store(true)
 			conn.Close()
 			return
@@ -340,32 +291,12 @@ func (r *runner) keepAlive(c *connection) {
 		c.writeMu.Unlock()
 		if err != nil {
 			if !r.closing.Load() {
-				r.errors.add("write-ping", err)
+				r.errors.Add("write-ping", err)
 			}
 			return
 		}
 		timer.Reset(every)
 	}
-}
-
-func classify(phase string, err error) string {
-	var netErr net.Error
-	var closeErr *websocket.CloseError
-	switch {
-	case errors.As(err, &closeErr):
-		return fmt.Sprintf("%s-close-%d", phase, closeErr.Code)
-	case errors.Is(err, websocket.ErrBadHandshake):
-		return phase + "-handshake"
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return phase + "-timeout"
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return phase + "-refused"
-	case errors.Is(err, syscall.ECONNRESET):
-		return phase + "-reset"
-	case errors.Is(err, syscall.EADDRNOTAVAIL), errors.Is(err, syscall.EMFILE):
-		return phase + "-resources"
-	}
-	return phase + "-other"
 }
 
 func (r *runner) read(c *connection) {
@@ -380,7 +311,7 @@ func (r *runner) read(c *connection) {
 		if err != nil {
 			if !r.closing.Load() && !c.abandoned.Load() {
 				c.readErr = err
-				r.errors.add(classify("read", err), err)
+				r.errors.Add(loadkit.Classify("read", err), err)
 			}
 			return
 		}
@@ -441,37 +372,15 @@ type summary struct {
 	Seconds        float64           `json:"seconds"`
 }
 
-// percentile is the nearest-rank percentile of sorted samples, in milliseconds.
-func percentile(sorted []int64, p float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	rank := int(math.Ceil(p / 100 * float64(len(sorted))))
-	if rank < 1 {
-		rank = 1
-	}
-	return float64(sorted[rank-1]) / 1e6
-}
-
 func main() {
 	c := parseConfig()
 	// The hard deadline: whatever is stuck, the process ends here.
-	time.AfterFunc(c.deadline, func() {
-		fmt.Fprintf(os.Stderr, "wsload: deadline of %v passed; exiting\n", c.deadline)
-		os.Exit(2)
-	})
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		<-interrupts
-		fmt.Fprintln(os.Stderr, "wsload: interrupted")
-		os.Exit(1)
-	}()
+	loadkit.Guard("wsload", c.deadline)
 
 	r := &runner{
 		config: c,
 		start:  time.Now(),
-		errors: errorTally{counts: map[string]int{}, examples: map[string]string{}},
+		errors: loadkit.NewTally(),
 		groups: (c.connections + c.groupSize - 1) / c.groupSize,
 		dialer: websocket.Dialer{HandshakeTimeout: c.dialTimeout, ReadBufferSize: 4096, WriteBufferSize: 4096},
 		header: http.Header{},
@@ -560,7 +469,7 @@ func main() {
 			err := sender.conn.WriteMessage(websocket.TextMessage, []byte(message))
 			sender.writeMu.Unlock()
 			if err != nil {
-				r.errors.add("write", err)
+				r.errors.Add("write", err)
 				if current.pending.Add(-int64(len(group)-1)) == 0 {
 					close(current.complete)
 				}
@@ -613,8 +522,8 @@ func main() {
 			lost++
 		}
 	}
-	sort.Slice(samples, func(a, b int) bool { return samples[a] < samples[b] })
-	sort.Slice(r.dialNs, func(a, b int) bool { return r.dialNs[a] < r.dialNs[b] })
+	loadkit.Sort(samples)
+	loadkit.Sort(r.dialNs)
 	var total int64
 	for _, sample := range samples {
 		total += sample
@@ -622,12 +531,13 @@ func main() {
 	s := summary{
 		URL: c.url, Connections: c.connections, Opened: opened, Groups: r.groups, GroupSize: c.groupSize,
 		Rounds: c.rounds, ConnectSeconds: connectSeconds,
-		HandshakeP50Ms: percentile(r.dialNs, 50), HandshakeP99Ms: percentile(r.dialNs, 99),
+		HandshakeP50Ms: loadkit.Percentile(r.dialNs, 50), HandshakeP99Ms: loadkit.Percentile(r.dialNs, 99),
 		Sent: sent, Expected: expected, Received: len(samples), Missed: expected - int64(len(samples)), Lost: lost,
-		P50Ms: percentile(samples, 50), P95Ms: percentile(samples, 95), P99Ms: percentile(samples, 99),
-		MaxMs: percentile(samples, 100), Errors: r.errors.counts, ErrorExamples: r.errors.examples,
+		P50Ms: loadkit.Percentile(samples, 50), P95Ms: loadkit.Percentile(samples, 95), P99Ms: loadkit.Percentile(samples, 99),
+		MaxMs:   loadkit.Percentile(samples, 100),
 		Seconds: time.Since(r.start).Seconds(),
 	}
+	s.Errors, s.ErrorExamples = r.errors.Snapshot()
 	s.MeanMs = math.NaN()
 	if len(samples) > 0 {
 		s.MeanMs = float64(total) / float64(len(samples)) / 1e6
@@ -657,16 +567,6 @@ func report(s summary, format string) {
 		s.Rounds, s.Sent, s.Expected, s.Received, s.Missed, s.Lost)
 	fmt.Printf("fan-out latency ms: p50 %.3f  p95 %.3f  p99 %.3f  max %.3f  mean %.3f\n",
 		s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.MeanMs)
-	kinds := make([]string, 0, len(s.Errors))
-	for kind := range s.Errors {
-		kinds = append(kinds, kind)
-	}
-	sort.Strings(kinds)
-	if len(kinds) == 0 {
-		fmt.Println("errors none")
-	}
-	for _, kind := range kinds {
-		fmt.Printf("errors %s %d (first: %s)\n", kind, s.Errors[kind], s.ErrorExamples[kind])
-	}
+	loadkit.PrintErrors(s.Errors, s.ErrorExamples)
 	fmt.Printf("took %.2f s\n", s.Seconds)
 }
