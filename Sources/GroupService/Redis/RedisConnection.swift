@@ -88,6 +88,16 @@ final class RedisConnection: @unchecked Sendable {
         return replies
     }
 
+    /// Runs the commands as one transaction (`MULTI` … `EXEC`, sent together): Redis runs them
+    /// with nothing of another client's in between. Their replies, in order.
+    func transaction(_ commands: [[[UInt8]]]) throws(RedisError) -> [RedisReply] {
+        let replies = try pipeline([[Array("MULTI".utf8)]] + commands + [[Array("EXEC".utf8)]])
+        guard case .array(let results) = replies[replies.count - 1], results.count == commands.count else {
+            throw .unexpectedReply(command: "EXEC", reply: "\(replies.last ?? .null)")
+        }
+        return results
+    }
+
     /// Queues a command on the context's output buffer (written by the next read or flush).
     func append(_ arguments: [[UInt8]], to context: UnsafeMutablePointer<redisContext>) throws(RedisError) {
         let status = Self.withArgv(arguments) { count, pointers, lengths in

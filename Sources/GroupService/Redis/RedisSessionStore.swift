@@ -213,19 +213,27 @@ public final class RedisSessionStore: SharedSessionStore {
     }
 
     public func session(_ id: String, logLength: Int) throws(SessionStoreError) -> StoredSession? {
-        let sessionKey = key(id, "session")
+        // One transaction, so that the record, the participants and the log are of one version:
+        // a join committed between two reads would leave its participant out, and the next
+        // joiner here would be given its id.
+        let newest = String(max(1, min(logLength, 1_000_000)))
         let replies = try call { (connection) throws(RedisError) in
-            try connection.pipeline([
-                ["HGETALL", sessionKey], ["HGETALL", key(id, "retained")], ["HGETALL", key(id, "participants")],
+            try connection.transaction([
+                ["HGETALL", key(id, "session")], ["HGETALL", key(id, "retained")], ["HGETALL", key(id, "participants")],
+                ["XREVRANGE", key(id, "log"), "+", "-", "COUNT", newest], ["XRANGE", key(id, "log"), "-", "+", "COUNT", "1"],
             ].map { $0.map { Array($0.utf8) } })
         }
         guard let record = record(id, from: replies[0]) else { return nil }
-        let version = record.version
         let snapshot = try retained(replies[1], session: id)
         let participants = try participants(replies[2], session: id)
         let length = UInt64(clamping: max(0, logLength))
-        let logStart = version > length ? version - length : 0
-        let log = logLength <= 0 ? [] : try events(session: id, after: logStart, limit: Int.max, retained: snapshot)
+        let logStart = record.version > length ? record.version - length : 0
+        var log: [StoredEvent] = []
+        if logLength > 0 {
+            let newestLogged = try logged(replies[3], session: id).reversed().filter { $0.version > logStart }
+            let firstLogged = try logged(replies[4], session: id).first?.version ?? UInt64.max
+            log = snapshot.filter { $0.version > logStart && $0.version < firstLogged } + newestLogged
+        }
         return StoredSession(record: record, snapshot: snapshot, log: log, participants: participants)
     }
 
@@ -310,8 +318,9 @@ public final class RedisSessionStore: SharedSessionStore {
 
     public func catchUp(session: String, after version: UInt64, limit: Int) throws(SessionStoreError) -> SessionCatchUp? {
         guard version < UInt64(Int64.max) else { return nil }
+        // One transaction: the record, the events and the participants of one version.
         let replies = try call { (connection) throws(RedisError) in
-            try connection.pipeline([
+            try connection.transaction([
                 ["HGETALL", key(session, "session")],
                 ["XRANGE", key(session, "log"), "0-\(version + 1)", "+", "COUNT", String(max(1, min(limit, 1_000_000)))],
                 ["HGETALL", key(session, "participants")],

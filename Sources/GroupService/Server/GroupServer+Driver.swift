@@ -64,16 +64,26 @@ extension GroupServer {
         /// is answered `internal` so that its sender retries with the same id, and each HTTP
         /// request gets a 500. With a shared store, a commit that meets another process's commit
         /// to the same session (the store's version check) is not a failure: the turn is undone,
-        /// the sessions catch up from the store (one round trip), and the turn runs again (up to
-        /// fifteen times: each try loses only to a commit that landed within its own two round trips).
+        /// the sessions catch up from the store (one round trip), and the turn runs again. A turn
+        /// that meets another process's commit twice is split in two halves, each run as a turn of
+        /// its own (in order: what a turn holds is inputs in arrival order, and inputs of different
+        /// sessions do not depend on one another), so that a busy session elsewhere does not hold
+        /// up the commands of all the others; a single input is tried up to sixteen times.
         private func handle(_ turn: [DriverInput]) {
             var caughtUp: [GroupServiceCore.Output] = []
-            for round in 0..<16 {
-                guard let sessions = attempt(turn, mayRetry: shared != nil && round < 15, before: caughtUp) else { break }
+            let rounds = turn.count > 1 ? 2 : 16
+            for round in 0..<rounds {
+                guard let sessions = attempt(turn, mayRetry: shared != nil && (round < rounds - 1 || turn.count > 1), before: caughtUp) else {
+                    if let shared { watchMembers(shared) }
+                    return
+                }
                 metrics.conflicts += 1
                 caughtUp += catchUp(sessions, at: GroupServer.wallClock())
             }
-            if let shared { watchMembers(shared) }
+            perform(caughtUp)
+            let middle = turn.count / 2
+            handle(Array(turn[..<middle]))
+            handle(Array(turn[middle...]))
         }
 
         /// One try of a turn; the sessions to catch up when the commit met another process's.
@@ -152,10 +162,19 @@ extension GroupServer {
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)
                     outputs = []
-                    for input in turn {
+                    for (input, message) in zip(turn, messages) {
                         switch input {
                         case .opened(let connection, _): core.opened(connection, at: now)
                         case .closed(let connection): outputs += core.closed(connection, at: now)
+                        // What the other processes committed stays taken in.
+                        case .store(let notice): outputs += take(notice, at: now)
+                        case .text(let connection, _):
+                            // A hello of this turn was not admitted: it is told so, and the
+                            // connection closed, so that the participant connects again.
+                            if case .success(.hello)? = message, !closing.contains(connection) {
+                                outputs.append(.send(connection, .error(SessionError(code: .internal, message: "the store failed; nothing was applied; say hello again"))))
+                                outputs.append(.close(connection, code: 1011, reason: "the store failed"))
+                            }
                         default: break
                         }
                     }
