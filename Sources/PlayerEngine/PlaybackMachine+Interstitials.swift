@@ -365,7 +365,7 @@ extension PlaybackMachine {
 
     mutating func seek(id: Int, to target: SeekTarget, originator: ChangeOriginator) {
         if let previous = seekInFlight {
-            seekInFlight = nil
+            setSeekInFlight(nil)
             emit(.seekCompleted(id: previous.id, finished: false))
         }
         guard let snapshot = snapshot(), !isFailed else {
@@ -406,7 +406,7 @@ extension PlaybackMachine {
         if let pipeline = primary, pipeline.buffer.bufferedAhead(of: time) > .zero || pipeline.end.map({ !(time < $0) }) == true {
             emit(.seekCompleted(id: id, finished: true))
         } else {
-            seekInFlight = (id, time)
+            setSeekInFlight(Seek(id: id, target: time))
         }
     }
 
@@ -479,7 +479,7 @@ extension PlaybackMachine {
             target = MediaTime.max(timeline.start, MediaTime.min(destination, timeline.end))
         }
         hasPlayedToEnd = false
-        if originator != .coordinator { pendingAnchor = nil }
+        if originator != .coordinator { dropAnchor() }
         if primary?.buffer.bufferedAhead(of: target) == .zero { timeControl.seeked() }
         clock.seek(to: target, atHost: now)
         if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {

@@ -306,7 +306,7 @@ extension PlaybackMachine {
         if let warning { emit(.warning("\(resource.url): \(warning)")) }
         if let switchTo { switchVariant(role: role, to: switchTo, reason: .throughput) }
         if role == .primary, let seek = seekInFlight, primary?.buffer.bufferedAhead(of: seek.target) ?? .zero > .zero {
-            seekInFlight = nil
+            setSeekInFlight(nil)
             emit(.seekCompleted(id: seek.id, finished: true))
         }
     }

@@ -94,7 +94,7 @@ extension PlaybackMachine {
     /// Calls `visit` with everything that will fall due as things stand, each with its host time.
     /// Observers come first: at equal times they see the time reached before what happens then.
     func visitDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard item != nil, !isFailed else { return }
+        guard hasItem, !isFailed else { return }
         for (index, observer) in observers.enumerated() {
             if let at = observerDeadline(observer) { visit(at, .observer(index)) }
         }
@@ -103,7 +103,7 @@ extension PlaybackMachine {
         if let reload = primary?.nextReload, primary?.playlistRequest == nil { visit(reload, .reload(.primary)) }
         if current != nil {
             visitAssetDeadlines(visit)
-        } else if primary?.isReady == true, scheduledStart == nil {
+        } else if primary?.isReady == true, !isScheduled {
             visitPrimaryDeadlines(visit)
         }
     }
@@ -205,7 +205,7 @@ extension PlaybackMachine {
         switch due {
         case .scheduledStart:
             if let start = scheduledStart {
-                scheduledStart = nil
+                dropScheduledStart()
                 timeControl.playImmediately(atRate: start.rate)
                 let interstitial = interstitialRate(start.rate)
                 current?.timeControl.playImmediately(atRate: interstitial)
@@ -237,12 +237,12 @@ extension PlaybackMachine {
     /// Brings everything in line with the state: breaks to enter, lists and segments to load, the
     /// time-control status and the playhead's rate.
     mutating func settle() {
-        guard item != nil, !isFailed else {
+        guard hasItem, !isFailed else {
             syncTimeControl()
             return
         }
         if primary?.isReady == true {
-            if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
+            if current == nil, timeControl.requestedRate != 0, !isScheduled, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
             preloadNextAsset()
@@ -299,17 +299,17 @@ extension PlaybackMachine {
             ahead = primary!.buffer.bufferedAhead(of: time)
             if let end = primary!.end { reachesEnd = !(time + ahead < end) }
         }
-        timeControl.hasItem = item != nil
+        timeControl.hasItem = hasItem
         timeControl.isHeldByInterstitial = current != nil
         if current == nil { timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd || hasPlayedToEnd) }
-        var rate = isFailed || hasPlayedToEnd || scheduledStart != nil ? 0 : timeControl.effectiveRate
+        var rate = isFailed || hasPlayedToEnd || isScheduled ? 0 : timeControl.effectiveRate
         if primary?.isReady != true { rate = 0 }
         if rate != clock.rate { clock.setRate(rate, atHost: now) }
         var status = timeControl.status
-        if scheduledStart != nil { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
-        if status == .playing, current == nil, let anchor = pendingAnchor, scheduledStart == nil {
+        if isScheduled { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
+        if status == .playing, current == nil, case .anchored(_, let anchor, _) = phase {
             // Honour the anchor now that media is here: start where it says playback is by now.
-            pendingAnchor = nil
+            dropAnchor()
             let elapsed = now - anchor.hostTime
             if elapsed > .zero, let converted = MediaTime(advancing: elapsed, atRate: anchor.rate).converted(toTimescale: 1_000_000_000) {
                 let target = MediaClock.sum(anchor.time, converted)
@@ -342,7 +342,7 @@ extension PlaybackMachine {
             reachesEnd = !(time + ahead < assetEnd(playing, pipeline))
         }
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
-        let rate = ready && scheduledStart == nil ? playing.timeControl.effectiveRate : 0
+        let rate = ready && !isScheduled ? playing.timeControl.effectiveRate : 0
         if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
         var status = playing.timeControl.status
         if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }

@@ -135,7 +135,7 @@ public struct PlaybackMachine: Sendable {
 
     // The queue.
     var queue: [PlayerItem] = []
-    var item: PlayerItem?
+    var phase = Phase.idle
     var status: ItemStatus = .unknown
     var primaryID = ""
     var errorLog: [ErrorLogEntry] = []
@@ -151,11 +151,6 @@ public struct PlaybackMachine: Sendable {
     var timeControl = TimeControl()
     var startTime: MediaTime?
     var hasPlayedToEnd = false
-    var scheduledStart: (at: Duration, rate: Double)?
-    /// An anchored start (item time at a host time) not yet honoured: if media arrives late, the
-    /// playhead starts where the anchor says it should be by then, not where the command was given.
-    var pendingAnchor: (time: MediaTime, hostTime: Duration, rate: Double)?
-    var seekInFlight: (id: Int, target: MediaTime)?
 
     // Interstitials.
     var playlistEvents: [InterstitialEvent] = []
@@ -252,7 +247,7 @@ public struct PlaybackMachine: Sendable {
             queue = Array(items.dropFirst())
             start(items.first)
         case .append(let item):
-            if self.item == nil { start(item) } else { queue.append(item) }
+            if !hasItem { start(item) } else { queue.append(item) }
         case .advanceToNextItem:
             start(queue.isEmpty ? nil : queue.removeFirst())
         case .setRate(let rate, let originator):
@@ -262,7 +257,7 @@ public struct PlaybackMachine: Sendable {
         case .playAnchored(let rate, let position, let hostTime, let originator):
             setRateAnchored(rate, position: position, hostTime: hostTime, originator: originator)
         case .playImmediately(let rate):
-            scheduledStart = nil
+            dropScheduledStart()
             timeControl.playImmediately(atRate: rate)
             let interstitial = interstitialRate(rate)
             current?.timeControl.playImmediately(atRate: interstitial)
@@ -307,16 +302,16 @@ public struct PlaybackMachine: Sendable {
 
     mutating func setRate(_ rate: Double, originator: ChangeOriginator) {
         // A scheduled start keeps its time: a new non-zero rate only changes the rate it starts at.
-        if let start = scheduledStart, rate != 0 {
-            scheduledStart = (start.at, rate)
+        if isScheduled, rate != 0 {
+            setScheduledRate(rate)
             timeControl.playImmediately(atRate: rate)
             noteRate(originator: originator)
             return
         }
-        scheduledStart = nil
+        dropScheduledStart()
         // A coordinator trimming the rate keeps the anchor; anyone pausing or the user changing
         // the rate drops it.
-        if rate == 0 || originator != .coordinator { pendingAnchor = nil }
+        if rate == 0 || originator != .coordinator { dropAnchor() }
         timeControl.setRate(rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.setRate(interstitial)
@@ -324,7 +319,7 @@ public struct PlaybackMachine: Sendable {
     }
 
     mutating func setRateAnchored(_ rate: Double, position: IntegratedTimeline.Position, hostTime: Duration, originator: ChangeOriginator) {
-        guard item != nil else { return }
+        guard hasItem else { return }
         var destination = position
         if !(now < hostTime) {
             // The anchor is past: playback should be this far along by now.
@@ -335,12 +330,13 @@ public struct PlaybackMachine: Sendable {
             }
         }
         jump(to: destination, originator: originator)
-        if case .primary(let time) = position { pendingAnchor = (time, hostTime, rate) } else { pendingAnchor = nil }
         timeControl.playImmediately(atRate: rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.playImmediately(atRate: interstitial)
         // In the future: hold still at the position until the host time comes, then go.
-        scheduledStart = now < hostTime ? (hostTime, rate) : nil
+        var anchor: Anchor?
+        if case .primary(let time) = position { anchor = Anchor(time: time, hostTime: hostTime, rate: rate) }
+        schedule(rate: rate, at: hostTime, anchor: anchor)
         noteRate(originator: originator)
     }
 
@@ -374,11 +370,9 @@ public struct PlaybackMachine: Sendable {
         playedOnce = []
         consumed = []
         hasPlayedToEnd = false
-        seekInFlight = nil
-        scheduledStart = nil
         errorLog = []
         startTime = nil
-        item = next
+        phase = next.map { .steady($0) } ?? .idle
         status = .unknown
         timeControl.hasItem = next != nil
         timeControl.isHeldByInterstitial = false
