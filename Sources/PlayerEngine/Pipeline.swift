@@ -7,11 +7,8 @@ import MediaTime
 /// playlist, live reloads), its segments ahead of a playhead, variant choice and failover. The
 /// primary item has one; each interstitial asset gets its own while it plays.
 struct Pipeline: Sendable {
-    /// Whose pipeline.
-    enum Role: Sendable, Hashable {
-        case primary
-        case asset(eventID: String, index: Int)
-    }
+    /// Whose pipeline: the stream it feeds in the playback backend.
+    typealias Role = PlaybackStream
 
     struct Variant: Sendable, Hashable {
         var url: String
@@ -131,14 +128,14 @@ struct Pipeline: Sendable {
         access[access.count - 1].transferDuration += elapsed
     }
 
-    /// When the next segment should start loading for a playhead at `time` moving on `clock`: when
+    /// When the next segment should start loading for `stream`'s playhead at `time` in `backend`: when
     /// the buffer ahead drops to the forward target (also when the playhead is already there, as
     /// after a resumption). `nil` while a load or a retry is pending, or when everything the
     /// playlist lists is loaded.
-    func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on clock: MediaClock) -> Duration? {
+    func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on stream: PlaybackStream, of backend: some PlaybackBackend) -> Duration? {
         guard segmentRequest == nil, segmentRetryAt == nil, let end = timeline?.end, bufferEnd < end else { return nil }
         let point = bufferEnd - buffer.forwardTarget
-        guard !(point < time), let at = clock.hostTime(whenItemReaches: point) else { return nil }
+        guard !(point < time), let at = backend.hostTime(when: stream, reaches: point) else { return nil }
         return at + .nanoseconds(1)
     }
 

@@ -109,7 +109,7 @@ extension PlaybackMachine {
         guard let playing = current, let assets = playing.assets, playing.assetIndex + 1 < assets.count,
             preloaded[playing.scheduled.id] == nil, let pipeline = playing.pipeline, pipeline.isReady
         else { return }
-        let time = playing.clock.itemTime(atHost: now)
+        let time = assetPosition(playing)
         let end = assetEnd(playing, pipeline)
         guard !(time + pipeline.buffer.bufferedAhead(of: time) < end) else { return }
         if let limit = playing.scheduled.event.playoutLimit, !(playing.assetStartOffset + end < limit) { return }
@@ -179,7 +179,7 @@ extension PlaybackMachine {
         {
             start = covering.start
             startTime = start
-            clock = MediaClock(item: start, host: now)
+            media.perform(.seek(.primary, to: start), at: now)
             refreshSchedule()
         }
         for scheduled in breaks where scheduled.start < start {
@@ -194,9 +194,8 @@ extension PlaybackMachine {
         consumed.insert(scheduled.id)
         if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
         var playing = BreakPlayback(scheduled: scheduled)
-        playing.entryOffset = offset
         // Until its first asset starts, the break stands at the offset it was entered at.
-        playing.clock.seek(to: offset, atHost: now)
+        playing.entryOffset = offset
         playing.thenPosition = pendingThen
         pendingThen = nil
         playing.timeControl.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
@@ -259,7 +258,9 @@ extension PlaybackMachine {
         if ahead?.rootURL != url { ahead = nil }
         ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
         playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
-        playing.clock = MediaClock(item: entry, host: now)
+        if let previous = playing.stream, previous != role { media.perform(.close(previous), at: now) }
+        playing.stream = role
+        media.perform(.open(role, url: url, at: entry), at: now)
         var control = TimeControl()
         control.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
         control.resumeThreshold = configuration.resumeThreshold
@@ -272,6 +273,11 @@ extension PlaybackMachine {
             current?.pipeline?.playlistRequest = id
         }
         emit(.assetStarted(eventID: eventID, index: index, url: url))
+    }
+
+    /// Closes the current break's asset in the backend, if one is open.
+    mutating func closeBreakAsset() {
+        if let stream = current?.stream { media.perform(.close(stream), at: now) }
     }
 
     /// The URL an event's asset list came from (its assets' URIs resolve against it).
@@ -310,6 +316,7 @@ extension PlaybackMachine {
             // (resumption offset 0 unless given, D.5).
             assetLists[id] = .failed(reason)
         }
+        closeBreakAsset()
         current = nil
         refreshSchedule()
         let scheduled = schedule?.scheduledBreak(id: id) ?? playing.scheduled
@@ -421,7 +428,7 @@ extension PlaybackMachine {
                 // Within the break being played: only the offset moves, within the current asset.
                 let assetTime = offset - playing.assetStartOffset
                 if !assetTime.isNegative, let end = playing.pipeline.map({ assetEnd(playing, $0) }), assetTime < end {
-                    current?.clock.seek(to: assetTime, atHost: now)
+                    if let stream = playing.stream { media.perform(.seek(stream, to: assetTime), at: now) }
                     return
                 }
             }
@@ -481,7 +488,7 @@ extension PlaybackMachine {
         hasPlayedToEnd = false
         if originator != .coordinator { dropAnchor() }
         if primary?.buffer.bufferedAhead(of: target) == .zero { timeControl.seeked() }
-        clock.seek(to: target, atHost: now)
+        media.perform(.seek(.primary, to: target), at: now)
         if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {
             pending[id] = nil
             actions.append(.cancelLoad(id: id))
@@ -513,19 +520,19 @@ extension PlaybackMachine {
         switch domain {
         case .primary:
             guard current == nil else { return nil }
-            return clock.hostTime(whenItemReaches: target)
+            return media.hostTime(when: .primary, reaches: target)
         case .integrated:
             if let playing = current {
                 guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }),
                     !(target < segment.timeMapping.target.start), !(segment.timeMapping.target.end < target)
                 else { return nil }
                 let offset = target - segment.timeMapping.target.start - playing.assetStartOffset
-                return playing.clock.hostTime(whenItemReaches: offset)
+                return playing.stream.flatMap { media.hostTime(when: $0, reaches: offset) }
             }
-            guard let segment = primarySegment(containing: primaryPosition) else { return clock.hostTime(whenItemReaches: target) }
+            guard let segment = primarySegment(containing: primaryPosition) else { return media.hostTime(when: .primary, reaches: target) }
             let mapped = segment.timeMapping.source.start + (target - segment.timeMapping.target.start)
             guard !(segment.timeMapping.source.end < mapped) else { return nil }
-            return clock.hostTime(whenItemReaches: mapped)
+            return media.hostTime(when: .primary, reaches: mapped)
         }
     }
 

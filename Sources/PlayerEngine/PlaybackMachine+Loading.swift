@@ -89,7 +89,7 @@ extension PlaybackMachine {
         case .playlist(.asset(let eventID, let index), _), .segment(.asset(let eventID, let index), _, _, _, _), .initSection(.asset(let eventID, let index), _):
             guard let playing = current, playing.scheduled.id == eventID, playing.assetIndex == index,
                   let pipeline = playing.pipeline, pipeline.isReady else { return false }
-            return pipeline.buffer.bufferedAhead(of: playing.clock.itemTime(atHost: now)) > .zero
+            return pipeline.buffer.bufferedAhead(of: assetPosition(playing)) > .zero
         }
     }
 
@@ -248,7 +248,8 @@ extension PlaybackMachine {
         let start = item?.startTime.map { MediaTime.min(MediaTime.max($0, timeline.start), timeline.end) }
             ?? StartPosition.resolve(playlist: media, timeline: timeline)
         startTime = start
-        clock = MediaClock(item: start, host: now)
+        // The playhead holds still until the item is ready: moving it there is a seek.
+        self.media.perform(.seek(.primary, to: start), at: now)
         let (events, eventErrors) = InterstitialEvent.events(in: media)
         playlistEvents = events
         reportEventErrors(eventErrors)

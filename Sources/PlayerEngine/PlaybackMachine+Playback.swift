@@ -24,11 +24,21 @@ extension PlaybackMachine {
     // MARK: Positions
 
     /// The primary playhead (it stands at a break's start while the break plays).
-    var primaryPosition: MediaTime { clock.itemTime(atHost: now) }
+    var primaryPosition: MediaTime { media.position(of: .primary, atHost: now) }
 
     /// How far into the current break playback is.
-    func breakOffset(_ playing: BreakPlayback) -> MediaTime {
-        playing.assetStartOffset + playing.clock.itemTime(atHost: now)
+    func breakOffset(_ playing: BreakPlayback) -> MediaTime { breakOffset(playing, atHost: now) }
+
+    /// How far into the current break playback is at host time `host`.
+    func breakOffset(_ playing: BreakPlayback, atHost host: Duration) -> MediaTime {
+        guard let stream = playing.stream else { return playing.entryOffset }
+        return playing.assetStartOffset + media.position(of: stream, atHost: host)
+    }
+
+    /// Where the current asset's playhead is (zero before one is open).
+    func assetPosition(_ playing: BreakPlayback) -> MediaTime {
+        guard let stream = playing.stream else { return playing.entryOffset }
+        return media.position(of: stream, atHost: now)
     }
 
     /// Where primary will play from: the playhead, or during a break the point it resumes at.
@@ -110,28 +120,28 @@ extension PlaybackMachine {
 
     func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
         // Read through `primary` in place: binding it would copy the whole pipeline.
-        guard clock.rateNumerator > 0, primary != nil else { return }
+        guard media.rate(of: .primary) > 0, primary != nil else { return }
         let time = primaryPosition
-        if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
+        if let next = nextBreak(), !(next.start < time), let at = media.hostTime(when: .primary, reaches: next.start) {
             visit(at, .breakStart(next.id))
             // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
             // else is due then, once its URL is known.
             let preloadAt = next.start - configuration.preloadLead
             if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURI(of: next) != nil,
-               let at = clock.hostTime(whenItemReaches: preloadAt) {
+               let at = media.hostTime(when: .primary, reaches: preloadAt) {
                 visit(at, .preloadLead)
             }
         }
         let bufferEnd = time + primary!.buffer.bufferedAhead(of: time)
         if let end = primary!.end, !(bufferEnd < end) {
-            if let at = clock.hostTime(whenItemReaches: end) { visit(at, .primaryEnd) }
-        } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
+            if let at = media.hostTime(when: .primary, reaches: end) { visit(at, .primaryEnd) }
+        } else if let at = media.hostTime(when: .primary, reaches: bufferEnd) {
             visit(at, .primaryDry)
         }
-        if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
+        if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: .primary, of: media) { visit(at, .primaryFetch) }
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = assetListLoadPoint(scheduled)
-            if time < point, let at = clock.hostTime(whenItemReaches: point) {
+            if time < point, let at = media.hostTime(when: .primary, reaches: point) {
                 visit(at, .assetListLead)
                 // Later breaks load later, unless a preload range moves one earlier.
                 if preloadPoints.isEmpty { break }
@@ -140,17 +150,17 @@ extension PlaybackMachine {
     }
 
     func visitAssetDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard let playing = current, let pipeline = playing.pipeline, pipeline.isReady, playing.clock.rateNumerator > 0 else { return }
-        let time = playing.clock.itemTime(atHost: now)
+        guard let playing = current, let stream = playing.stream, let pipeline = playing.pipeline, pipeline.isReady, media.rate(of: stream) > 0 else { return }
+        let time = media.position(of: stream, atHost: now)
         let end = assetEnd(playing, pipeline)
         let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
-        if let at = playing.clock.hostTime(whenItemReaches: end) { visit(at, .assetEnd) }
-        if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { visit(at, .assetDry) }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: playing.clock) { visit(at, .assetFetch) }
+        if let at = media.hostTime(when: stream, reaches: end) { visit(at, .assetEnd) }
+        if bufferEnd < end, let at = media.hostTime(when: stream, reaches: bufferEnd) { visit(at, .assetDry) }
+        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: stream, of: media) { visit(at, .assetFetch) }
         if let skip = effectiveSkipControl(playing) {
             let offset = breakOffset(playing)
             for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
-                if let at = playing.clock.hostTime(whenItemReaches: edge - playing.assetStartOffset) {
+                if let at = media.hostTime(when: stream, reaches: edge - playing.assetStartOffset) {
                     visit(at, .skipChange)
                     break
                 }
@@ -216,11 +226,11 @@ extension PlaybackMachine {
             reloadIfDue(role, at: now)
         case .breakStart(let id):
             if let scheduled = schedule?.scheduledBreak(id: id) {
-                clock.seek(to: scheduled.start, atHost: now)
+                media.perform(.seek(.primary, to: scheduled.start), at: now)
                 enterBreak(scheduled, offset: .zero)
             }
         case .primaryEnd:
-            if let end = primary?.end { clock.seek(to: end, atHost: now) }
+            if let end = primary?.end { media.perform(.seek(.primary, to: end), at: now) }
             playedToEnd()
         case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .preloadLead, .skipChange:
             // `settle` stalls, fetches, requests, preloads or updates the skip state.
@@ -251,7 +261,7 @@ extension PlaybackMachine {
             }
             fetchIfNeeded(.primary, anchor: primaryAnchor)
             if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
-                fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))
+                fetchIfNeeded(role, anchor: assetPosition(playing))
             }
             updateSkippable()
         }
@@ -304,7 +314,7 @@ extension PlaybackMachine {
         if current == nil { timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd || hasPlayedToEnd) }
         var rate = isFailed || hasPlayedToEnd || isScheduled ? 0 : timeControl.effectiveRate
         if primary?.isReady != true { rate = 0 }
-        if rate != clock.rate { clock.setRate(rate, atHost: now) }
+        if rate != media.rate(of: .primary) { media.perform(.setRate(.primary, rate), at: now) }
         var status = timeControl.status
         if isScheduled { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
         if status == .playing, current == nil, case .anchored(_, let anchor, _) = phase {
@@ -314,7 +324,7 @@ extension PlaybackMachine {
             if elapsed > .zero, let converted = MediaTime(advancing: elapsed, atRate: anchor.rate).converted(toTimescale: 1_000_000_000) {
                 let target = MediaClock.sum(anchor.time, converted)
                 if target != time, let pipeline = primary, pipeline.buffer.bufferedAhead(of: target) > .zero {
-                    clock.seek(to: target, atHost: now)
+                    media.perform(.seek(.primary, to: target), at: now)
                 }
             }
         }
@@ -332,7 +342,7 @@ extension PlaybackMachine {
 
     mutating func syncInterstitialTimeControl() {
         guard var playing = current else { return }
-        let time = playing.clock.itemTime(atHost: now)
+        let time = assetPosition(playing)
         var ahead = MediaTime.zero
         var reachesEnd = false
         var ready = false
@@ -343,7 +353,7 @@ extension PlaybackMachine {
         }
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
         let rate = ready && !isScheduled ? playing.timeControl.effectiveRate : 0
-        if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
+        if let stream = playing.stream, rate != media.rate(of: stream) { media.perform(.setRate(stream, rate), at: now) }
         var status = playing.timeControl.status
         if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }
         let changed = status != playing.lastStatus

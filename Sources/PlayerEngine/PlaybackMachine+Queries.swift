@@ -25,7 +25,7 @@ extension PlaybackMachine {
     public var rate: Double { timeControl.requestedRate }
 
     /// The rate the playhead actually moves at now (zero while waiting, in a break, or paused).
-    public var effectiveRate: Double { current == nil ? clock.rate : 0 }
+    public var effectiveRate: Double { current == nil ? media.rate(of: .primary) : 0 }
 
     /// The current item's interstitial schedule, once its playlist is loaded.
     public var interstitialSchedule: InterstitialSchedule? { schedule }
@@ -62,9 +62,9 @@ extension PlaybackMachine {
     /// a driver that wakes the machine at its deadlines samples it between them.
     public func position(atHost host: Duration) -> IntegratedTimeline.Position {
         if let playing = current {
-            return .interstitial(eventID: playing.scheduled.id, offset: playing.assetStartOffset + playing.clock.itemTime(atHost: host))
+            return .interstitial(eventID: playing.scheduled.id, offset: breakOffset(playing, atHost: host))
         }
-        return .primary(clock.itemTime(atHost: host))
+        return .primary(media.position(of: .primary, atHost: host))
     }
 
     /// The host time at which the primary playhead reaches item time `time`, playing on as it does

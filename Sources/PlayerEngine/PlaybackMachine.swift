@@ -112,7 +112,9 @@ public struct PlaybackMachine: Sendable {
         /// Where in the current asset playback starts (joining a live break in progress).
         var assetEntryOffset = MediaTime.zero
         var pipeline: Pipeline?
-        var clock = MediaClock()
+        /// The asset open in the backend, once one is: until then the break stands at the offset
+        /// it was entered at.
+        var stream: PlaybackStream?
         var timeControl = TimeControl()
         var skippable = false
         var lastStatus: TimeControlStatus?
@@ -146,8 +148,8 @@ public struct PlaybackMachine: Sendable {
     var retries: [(at: Duration, pending: Pending)] = []
     var nextRequestID: UInt64 = 0
 
-    // The primary playhead.
-    var clock = MediaClock()
+    // The playheads.
+    var media = HeadlessBackend()
     var timeControl = TimeControl()
     var startTime: MediaTime?
     var hasPlayedToEnd = false
@@ -356,6 +358,7 @@ public struct PlaybackMachine: Sendable {
         pending = [:]
         retries = []
         primary = nil
+        closeBreakAsset()
         current = nil
         schedule = nil
         lastSegments = []
@@ -376,7 +379,7 @@ public struct PlaybackMachine: Sendable {
         status = .unknown
         timeControl.hasItem = next != nil
         timeControl.isHeldByInterstitial = false
-        clock = MediaClock(item: .zero, host: now)
+        if let next { media.perform(.open(.primary, url: next.url, at: .zero), at: now) } else { media.perform(.close(.primary), at: now) }
         emit(.currentItemChanged(url: next?.url))
         guard let next else { return }
         clientEvents = next.clientEvents
@@ -398,9 +401,12 @@ public struct PlaybackMachine: Sendable {
         for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
         pending = [:]
         retries = []
-        if current != nil { current = nil }
+        if current != nil {
+            closeBreakAsset()
+            current = nil
+        }
         status = .failed(error)
-        clock.setRate(0, atHost: now)
+        media.perform(.setRate(.primary, 0), at: now)
         emit(.itemStatusChanged(status))
     }
 
