@@ -128,14 +128,14 @@ struct Pipeline: Sendable {
         access[access.count - 1].transferDuration += elapsed
     }
 
-    /// When the next segment should start loading for `stream`'s playhead at `time` in `backend`: when
+    /// When the next segment should start loading for a playhead at `time` moving on `clock`: when
     /// the buffer ahead drops to the forward target (also when the playhead is already there, as
     /// after a resumption). `nil` while a load or a retry is pending, or when everything the
     /// playlist lists is loaded.
-    func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on stream: PlaybackStream, of backend: some PlaybackBackend) -> Duration? {
+    func fetchDeadline(at time: MediaTime, bufferEnd: MediaTime, on clock: MediaClock) -> Duration? {
         guard segmentRequest == nil, segmentRetryAt == nil, let end = timeline?.end, bufferEnd < end else { return nil }
         let point = bufferEnd - buffer.forwardTarget
-        guard !(point < time), let at = backend.hostTime(when: stream, reaches: point) else { return nil }
+        guard !(point < time), let at = clock.hostTime(whenItemReaches: point) else { return nil }
         return at + .nanoseconds(1)
     }
 

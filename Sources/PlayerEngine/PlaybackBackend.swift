@@ -12,16 +12,39 @@ public enum PlaybackStream: Sendable, Hashable {
 public enum PlaybackCommand: Sendable, Hashable {
     /// Opens `stream` from `url`, standing at `time` until a rate is set.
     case open(PlaybackStream, url: String, at: MediaTime)
+    /// Opens `stream` ahead of its time, loading a little of it without presenting it, so that a
+    /// later ``open(_:url:at:)`` of the same stream and URL from its start plays without a gap.
+    case preload(PlaybackStream, url: String)
+    /// Forgets a preload of `stream` that will not be played, stopping what it was loading (a
+    /// stream opened from it stays).
+    case cancelPreload(PlaybackStream)
+    /// Presents `stream`: a switch from primary to a break's asset and back, or from one asset
+    /// to the next. `nil` presents nothing: a break whose first asset is not open yet.
+    case present(PlaybackStream?)
     /// Moves `stream`'s playhead to `time`, keeping its rate.
     case seek(PlaybackStream, to: MediaTime)
     /// Plays `stream` at `rate` (0 holds it still), keeping its position continuous.
     case setRate(PlaybackStream, Double)
-    /// Closes `stream` (or forgets its preload), stopping whatever it was loading.
+    /// Closes the open `stream`, stopping whatever it was loading. Closing
+    /// ``PlaybackStream/primary`` closes every stream: the item's assets go with it.
     case close(PlaybackStream)
 }
 
-/// A playback backend: opens, seeks, sets the rate of and closes the engine's streams,
-/// and answers where each playhead is. The headless backend (``HeadlessBackend``) moves its
+/// What a playback backend tells the engine about its streams, as it happens.
+public enum PlaybackReport: Sendable, Hashable {
+    /// `stream`'s timeline is known (its first playlist is in): it can play.
+    case ready(PlaybackStream)
+    /// A live `stream`'s timeline changed (a reload brought new segments or date ranges).
+    case timelineChanged(PlaybackStream)
+    /// Media was added to what `stream` has buffered.
+    case buffered(PlaybackStream)
+    /// `stream` cannot go on (a load failed for good, or its media is unplayable).
+    case failed(PlaybackStream, PlayerError)
+}
+
+/// A playback backend: opens, preloads, presents, seeks, sets the rate of and closes the
+/// engine's streams, answers where each playhead is and how much is buffered ahead of it, and
+/// reports (``PlaybackReport``) when a stream is ready, changes, buffers more or fails. The headless backend (``HeadlessBackend``) moves its
 /// playheads by arithmetic on a ``MediaClock``; a backend that decodes media reads its pipeline's
 /// clock and answers the same questions from its last position report, extrapolated at its rate.
 public protocol PlaybackBackend: Sendable {
@@ -38,4 +61,21 @@ public protocol PlaybackBackend: Sendable {
     /// `nil` while it holds still or moves away from it. Rounded up, so that
     /// ``position(of:atHost:)`` there has reached `time`.
     func hostTime(when stream: PlaybackStream, reaches time: MediaTime) -> Duration?
+
+    /// Whether `stream`'s timeline is known (it was reported ``PlaybackReport/ready(_:)``).
+    func isReady(_ stream: PlaybackStream) -> Bool
+
+    /// Whether `stream` is live (its timeline grows).
+    func isLive(_ stream: PlaybackStream) -> Bool
+
+    /// Where `stream`'s timeline ends as far as known (for a live stream, where its window ends);
+    /// `nil` until it is ready.
+    func end(of stream: PlaybackStream) -> MediaTime?
+
+    /// How much of `stream` is buffered contiguously from `time` on: zero when `time` is not
+    /// buffered.
+    func bufferedAhead(of stream: PlaybackStream, at time: MediaTime) -> MediaTime
+
+    /// The reports since the last call, oldest first.
+    mutating func takeReports() -> [PlaybackReport]
 }

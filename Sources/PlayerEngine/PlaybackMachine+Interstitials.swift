@@ -15,14 +15,14 @@ extension PlaybackMachine {
     /// Rebuilds the schedule after a reload, an asset list, a played-once event or new client
     /// events, and reports what changed.
     mutating func refreshSchedule() {
-        guard let timeline = primary?.timeline else { return }
+        guard let timeline = media.primaryTimeline else { return }
         let events = mergedEvents
         let previousIDs = playlistEventsSeen
         var once = playedOnce
         if let playing = current { once.remove(playing.scheduled.id) }
         let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
         schedule = updated
-        preloadPoints = timeline.isLive ? Self.preloadPoints(in: primary?.playlist, on: timeline) : [:]
+        preloadPoints = timeline.isLive ? Self.preloadPoints(in: media.primaryPlaylist, on: timeline) : [:]
         let ids = events.map(\.identifier)
         if ids != previousIDs {
             playlistEventsSeen = ids
@@ -65,7 +65,7 @@ extension PlaybackMachine {
     func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
         guard let uri = firstAssetURI(of: scheduled) else { return nil }
         let event = scheduled.event
-        var base = primary?.mediaURL ?? primary?.rootURL
+        var base = media.primaryBaseURL
         if event.assetListURI != nil { base = assetListURLs[event.identifier] ?? base }
         return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
     }
@@ -86,39 +86,27 @@ extension PlaybackMachine {
     /// preloads of breaks that will not play.
     mutating func preloadNextBreak() {
         guard let schedule else { return }
-        for id in preloaded.keys.sorted() where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
-            if let pipeline = preloaded.removeValue(forKey: id) {
-                for pendingID in [pipeline.playlistRequest, pipeline.segmentRequest].compactMap({ $0 }) {
-                    pending[pendingID] = nil
-                    actions.append(.cancelLoad(id: pendingID))
-                }
-                retries.removeAll { $0.pending.role == pipeline.role }
-            }
+        for id in media.preloadedEventIDs where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
+            if let stream = media.preloadedStream(for: id) { perform(.cancelPreload(stream)) }
         }
-        guard current == nil, let next = nextBreak(), preloaded[next.id] == nil else { return }
+        guard current == nil, let next = nextBreak(), !media.hasPreload(for: next.id) else { return }
         guard !(primaryPosition < next.start - configuration.preloadLead), let url = firstAssetURL(of: next) else { return }
-        let role = Pipeline.Role.asset(eventID: next.id, index: 0)
-        var pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
-        pipeline.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-        preloaded[next.id] = pipeline
+        perform(.preload(.asset(eventID: next.id, index: 0), url: url))
     }
 
     /// Loads the current break's next asset (its playlist and a little media) once the current
     /// asset is buffered to its end, so that the next one starts without a gap.
     mutating func preloadNextAsset() {
         guard let playing = current, let assets = playing.assets, playing.assetIndex + 1 < assets.count,
-            preloaded[playing.scheduled.id] == nil, let pipeline = playing.pipeline, pipeline.isReady
+            !media.hasPreload(for: playing.scheduled.id), let stream = playing.stream, media.isReady(stream)
         else { return }
         let time = assetPosition(playing)
-        let end = assetEnd(playing, pipeline)
-        guard !(time + pipeline.buffer.bufferedAhead(of: time) < end) else { return }
+        let end = assetEnd(playing, stream)
+        guard !(time + media.bufferedAhead(of: stream, at: time) < end) else { return }
         if let limit = playing.scheduled.event.playoutLimit, !(playing.assetStartOffset + end < limit) { return }
         let index = playing.assetIndex + 1
         let url = assetURL(assets[index].uri, eventID: playing.scheduled.id)
-        let role = Pipeline.Role.asset(eventID: playing.scheduled.id, index: index)
-        var ahead = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
-        ahead.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-        preloaded[playing.scheduled.id] = ahead
+        perform(.preload(.asset(eventID: playing.scheduled.id, index: index), url: url))
     }
 
     /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
@@ -126,7 +114,7 @@ extension PlaybackMachine {
     func assetURL(_ uri: String, eventID: String) -> String {
         let base = assetLists[eventID].flatMap { state -> String? in
             if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
-        } ?? primary?.mediaURL ?? primary?.rootURL
+        } ?? media.primaryBaseURL
         return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
     }
 
@@ -149,9 +137,8 @@ extension PlaybackMachine {
 
     mutating func requestAssetList(_ event: InterstitialEvent, startOffset: MediaTime?) {
         guard let uri = event.assetListURI, assetListRequests[event.identifier] == nil else { return }
-        let base = primary?.mediaURL ?? primary?.rootURL
-        let url = InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID, startOffset: startOffset)
-        assetListRequests[event.identifier] = request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
+        let url = InterstitialRequest.url(uri, relativeTo: media.primaryBaseURL, primaryID: primaryID, startOffset: startOffset)
+        assetListRequests[event.identifier] = media.request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
     }
 
     mutating func assetListArrived(eventID: String, state: InterstitialSchedule.AssetListState) {
@@ -179,7 +166,7 @@ extension PlaybackMachine {
         {
             start = covering.start
             startTime = start
-            media.perform(.seek(.primary, to: start), at: now)
+            perform(.seek(.primary, to: start))
             refreshSchedule()
         }
         for scheduled in breaks where scheduled.start < start {
@@ -202,6 +189,7 @@ extension PlaybackMachine {
         playing.timeControl.resumeThreshold = configuration.resumeThreshold
         playing.timeControl.hasItem = true
         current = playing
+        perform(.present(nil))
         let interstitial = interstitialRate(timeControl.requestedRate)
         current?.timeControl.setRate(interstitial)
         emit(.currentEventChanged(id: scheduled.id))
@@ -250,17 +238,14 @@ extension PlaybackMachine {
         guard var playing = current, let assets = playing.assets, index < assets.count else { return }
         let eventID = playing.scheduled.id
         let url = assetURL(assets[index].uri, eventID: eventID)
-        let role = Pipeline.Role.asset(eventID: eventID, index: index)
+        let role = PlaybackStream.asset(eventID: eventID, index: index)
         playing.assetIndex = index
         playing.assetStartOffset = breakOffset
         playing.assetEntryOffset = entry
-        var ahead = entry.isZero && preloaded[eventID]?.role == role ? preloaded.removeValue(forKey: eventID) : nil
-        if ahead?.rootURL != url { ahead = nil }
-        ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
-        playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
-        if let previous = playing.stream, previous != role { media.perform(.close(previous), at: now) }
+        if let previous = playing.stream, previous != role { perform(.close(previous)) }
         playing.stream = role
-        media.perform(.open(role, url: url, at: entry), at: now)
+        perform(.open(role, url: url, at: entry))
+        perform(.present(role))
         var control = TimeControl()
         control.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
         control.resumeThreshold = configuration.resumeThreshold
@@ -268,16 +253,12 @@ extension PlaybackMachine {
         control.setRate(interstitialRate(timeControl.requestedRate))
         playing.timeControl = control
         current = playing
-        if ahead == nil {
-            let id = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-            current?.pipeline?.playlistRequest = id
-        }
         emit(.assetStarted(eventID: eventID, index: index, url: url))
     }
 
     /// Closes the current break's asset in the backend, if one is open.
     mutating func closeBreakAsset() {
-        if let stream = current?.stream { media.perform(.close(stream), at: now) }
+        if let stream = current?.stream { perform(.close(stream)) }
     }
 
     /// The URL an event's asset list came from (its assets' URIs resolve against it).
@@ -286,16 +267,16 @@ extension PlaybackMachine {
     }
 
     mutating func assetBecameReady() {
-        guard let playing = current, let pipeline = playing.pipeline, let end = pipeline.timeline?.end else { return }
+        guard let playing = current, let stream = playing.stream, let end = media.end(of: stream) else { return }
         if !(playing.assetEntryOffset < end) { assetFinished() }
     }
 
     /// The current asset ended: the next one, or the end of the break.
     mutating func assetFinished() {
-        guard let playing = current, let pipeline = playing.pipeline else { return }
-        let end = assetEnd(playing, pipeline)
+        guard let playing = current, let stream = playing.stream else { return }
+        let end = assetEnd(playing, stream)
         let offset = playing.assetStartOffset + end
-        cancelLoads(of: pipeline.role)
+        perform(.close(stream))
         if let limit = playing.scheduled.event.playoutLimit, !(offset < limit) {
             endBreak(.playoutLimitReached)
         } else if let assets = playing.assets, playing.assetIndex + 1 < assets.count {
@@ -310,14 +291,14 @@ extension PlaybackMachine {
     mutating func endBreak(_ end: BreakEnd) {
         guard let playing = current else { return }
         let id = playing.scheduled.id
-        if let role = playing.pipeline?.role { cancelLoads(of: role) }
+        closeBreakAsset()
         if case .failed(let reason) = end, assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
             // The asset failed, or an X-ASSET-URI break: treat it as a failed list for the schedule
             // (resumption offset 0 unless given, D.5).
             assetLists[id] = .failed(reason)
         }
-        closeBreakAsset()
         current = nil
+        perform(.present(.primary))
         refreshSchedule()
         let scheduled = schedule?.scheduledBreak(id: id) ?? playing.scheduled
         var resume = scheduled.resumeTime
@@ -335,7 +316,7 @@ extension PlaybackMachine {
             return
         }
         if resume != primaryPosition { moveTo(primaryTime: resume, originator: .player) }
-        if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
+        if let end = primaryEnd, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
         // Breaks the resumption passes wholly are not played; one it lands inside is joined.
@@ -410,7 +391,7 @@ extension PlaybackMachine {
             return
         }
         let time = primaryPosition
-        if let pipeline = primary, pipeline.buffer.bufferedAhead(of: time) > .zero || pipeline.end.map({ !(time < $0) }) == true {
+        if media.bufferedAhead(of: .primary, at: time) > .zero || primaryEnd.map({ !(time < $0) }) == true {
             emit(.seekCompleted(id: id, finished: true))
         } else {
             setSeekInFlight(Seek(id: id, target: time))
@@ -427,8 +408,8 @@ extension PlaybackMachine {
             if let playing = current, playing.scheduled.id == eventID {
                 // Within the break being played: only the offset moves, within the current asset.
                 let assetTime = offset - playing.assetStartOffset
-                if !assetTime.isNegative, let end = playing.pipeline.map({ assetEnd(playing, $0) }), assetTime < end {
-                    if let stream = playing.stream { media.perform(.seek(stream, to: assetTime), at: now) }
+                if !assetTime.isNegative, let stream = playing.stream, assetTime < assetEnd(playing, stream) {
+                    perform(.seek(stream, to: assetTime))
                     return
                 }
             }
@@ -482,18 +463,14 @@ extension PlaybackMachine {
 
     mutating func moveTo(primaryTime destination: MediaTime, originator: ChangeOriginator) {
         var target = destination
-        if let timeline = primary?.timeline {
+        if let timeline = media.primaryTimeline {
             target = MediaTime.max(timeline.start, MediaTime.min(destination, timeline.end))
         }
         hasPlayedToEnd = false
         if originator != .coordinator { dropAnchor() }
-        if primary?.buffer.bufferedAhead(of: target) == .zero { timeControl.seeked() }
-        media.perform(.seek(.primary, to: target), at: now)
-        if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {
-            pending[id] = nil
-            actions.append(.cancelLoad(id: id))
-            primary?.segmentRequest = nil
-        }
+        if media.bufferedAhead(of: .primary, at: target) == .zero { timeControl.seeked() }
+        perform(.seek(.primary, to: target))
+        media.abandonFetch(of: .primary, unlessBufferedAt: target)
         // A break's resumption moves primary time but not integrated time.
         for index in observers.indices where originator != .player || observers[index].domain == .primary {
             observers[index].lastTime = time(in: observers[index].domain)

@@ -7,7 +7,7 @@ extension PlaybackMachine {
     enum Due: Sendable, Hashable {
         case scheduledStart
         case retry
-        case reload(Pipeline.Role)
+        case reload(PlaybackStream)
         case breakStart(String)
         case primaryEnd
         case primaryDry
@@ -109,36 +109,35 @@ extension PlaybackMachine {
             if let at = observerDeadline(observer) { visit(at, .observer(index)) }
         }
         if let start = scheduledStart { visit(start.at, .scheduledStart) }
-        if let first = retries.lazy.map(\.at).min() { visit(first, .retry) }
-        if let reload = primary?.nextReload, primary?.playlistRequest == nil { visit(reload, .reload(.primary)) }
+        if let first = media.nextRetry { visit(first, .retry) }
+        if let reload = media.nextReload(of: .primary) { visit(reload, .reload(.primary)) }
         if current != nil {
             visitAssetDeadlines(visit)
-        } else if primary?.isReady == true, !isScheduled {
+        } else if media.isReady(.primary), !isScheduled {
             visitPrimaryDeadlines(visit)
         }
     }
 
     func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
-        // Read through `primary` in place: binding it would copy the whole pipeline.
-        guard media.rate(of: .primary) > 0, primary != nil else { return }
+        guard media.rate(of: .primary) > 0 else { return }
         let time = primaryPosition
         if let next = nextBreak(), !(next.start < time), let at = media.hostTime(when: .primary, reaches: next.start) {
             visit(at, .breakStart(next.id))
             // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
             // else is due then, once its URL is known.
             let preloadAt = next.start - configuration.preloadLead
-            if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURI(of: next) != nil,
+            if current == nil, !media.hasPreload(for: next.id), time < preloadAt, firstAssetURI(of: next) != nil,
                let at = media.hostTime(when: .primary, reaches: preloadAt) {
                 visit(at, .preloadLead)
             }
         }
-        let bufferEnd = time + primary!.buffer.bufferedAhead(of: time)
-        if let end = primary!.end, !(bufferEnd < end) {
+        let bufferEnd = time + media.bufferedAhead(of: .primary, at: time)
+        if let end = primaryEnd, !(bufferEnd < end) {
             if let at = media.hostTime(when: .primary, reaches: end) { visit(at, .primaryEnd) }
         } else if let at = media.hostTime(when: .primary, reaches: bufferEnd) {
             visit(at, .primaryDry)
         }
-        if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: .primary, of: media) { visit(at, .primaryFetch) }
+        if let at = media.fetchDeadline(of: .primary, at: time, bufferEnd: bufferEnd) { visit(at, .primaryFetch) }
         for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
             let point = assetListLoadPoint(scheduled)
             if time < point, let at = media.hostTime(when: .primary, reaches: point) {
@@ -150,13 +149,13 @@ extension PlaybackMachine {
     }
 
     func visitAssetDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard let playing = current, let stream = playing.stream, let pipeline = playing.pipeline, pipeline.isReady, media.rate(of: stream) > 0 else { return }
+        guard let playing = current, let stream = playing.stream, media.isReady(stream), media.rate(of: stream) > 0 else { return }
         let time = media.position(of: stream, atHost: now)
-        let end = assetEnd(playing, pipeline)
-        let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
+        let end = assetEnd(playing, stream)
+        let bufferEnd = time + media.bufferedAhead(of: stream, at: time)
         if let at = media.hostTime(when: stream, reaches: end) { visit(at, .assetEnd) }
         if bufferEnd < end, let at = media.hostTime(when: stream, reaches: bufferEnd) { visit(at, .assetDry) }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: stream, of: media) { visit(at, .assetFetch) }
+        if let at = media.fetchDeadline(of: stream, at: time, bufferEnd: bufferEnd) { visit(at, .assetFetch) }
         if let skip = effectiveSkipControl(playing) {
             let offset = breakOffset(playing)
             for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
@@ -168,9 +167,14 @@ extension PlaybackMachine {
         }
     }
 
+    /// Where the primary item ends, once known and complete (`nil` for live).
+    var primaryEnd: MediaTime? {
+        media.isLive(.primary) ? nil : media.end(of: .primary)
+    }
+
     /// Where the current asset stops: its end, or where the playout limit cuts the break.
-    func assetEnd(_ playing: BreakPlayback, _ pipeline: Pipeline) -> MediaTime {
-        var end = pipeline.timeline?.end ?? .zero
+    func assetEnd(_ playing: BreakPlayback, _ stream: PlaybackStream) -> MediaTime {
+        var end = media.end(of: stream) ?? .zero
         if let limit = playing.scheduled.event.playoutLimit {
             end = MediaTime.min(end, MediaTime.max(.zero, limit - playing.assetStartOffset))
         }
@@ -221,16 +225,16 @@ extension PlaybackMachine {
                 current?.timeControl.playImmediately(atRate: interstitial)
             }
         case .retry:
-            runRetries(at: now)
+            runRetries()
         case .reload(let role):
-            reloadIfDue(role, at: now)
+            media.reloadIfDue(role)
         case .breakStart(let id):
             if let scheduled = schedule?.scheduledBreak(id: id) {
-                media.perform(.seek(.primary, to: scheduled.start), at: now)
+                perform(.seek(.primary, to: scheduled.start))
                 enterBreak(scheduled, offset: .zero)
             }
         case .primaryEnd:
-            if let end = primary?.end { media.perform(.seek(.primary, to: end), at: now) }
+            if let end = primaryEnd { perform(.seek(.primary, to: end)) }
             playedToEnd()
         case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .preloadLead, .skipChange:
             // `settle` stalls, fetches, requests, preloads or updates the skip state.
@@ -251,18 +255,12 @@ extension PlaybackMachine {
             syncTimeControl()
             return
         }
-        if primary?.isReady == true {
+        if media.isReady(.primary) {
             if current == nil, timeControl.requestedRate != 0, !isScheduled, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
             preloadNextAsset()
-            for id in preloaded.keys.sorted() {
-                if let role = preloaded[id]?.role { fetchIfNeeded(role, anchor: .zero) }
-            }
-            fetchIfNeeded(.primary, anchor: primaryAnchor)
-            if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
-                fetchIfNeeded(role, anchor: assetPosition(playing))
-            }
+            media.fetchAhead(primaryAnchor: primaryAnchor)
             updateSkippable()
         }
         syncTimeControl()
@@ -304,17 +302,16 @@ extension PlaybackMachine {
         let time = primaryPosition
         var reachesEnd = false
         var ahead = MediaTime.zero
-        // Read through `primary` in place: binding it would copy the whole pipeline.
-        if primary?.isReady == true {
-            ahead = primary!.buffer.bufferedAhead(of: time)
-            if let end = primary!.end { reachesEnd = !(time + ahead < end) }
+        if media.isReady(.primary) {
+            ahead = media.bufferedAhead(of: .primary, at: time)
+            if let end = primaryEnd { reachesEnd = !(time + ahead < end) }
         }
         timeControl.hasItem = hasItem
         timeControl.isHeldByInterstitial = current != nil
         if current == nil { timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd || hasPlayedToEnd) }
         var rate = isFailed || hasPlayedToEnd || isScheduled ? 0 : timeControl.effectiveRate
-        if primary?.isReady != true { rate = 0 }
-        if rate != media.rate(of: .primary) { media.perform(.setRate(.primary, rate), at: now) }
+        if !media.isReady(.primary) { rate = 0 }
+        if rate != media.rate(of: .primary) { perform(.setRate(.primary, rate)) }
         var status = timeControl.status
         if isScheduled { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
         if status == .playing, current == nil, case .anchored(_, let anchor, _) = phase {
@@ -323,8 +320,8 @@ extension PlaybackMachine {
             let elapsed = now - anchor.hostTime
             if elapsed > .zero, let converted = MediaTime(advancing: elapsed, atRate: anchor.rate).converted(toTimescale: 1_000_000_000) {
                 let target = MediaClock.sum(anchor.time, converted)
-                if target != time, let pipeline = primary, pipeline.buffer.bufferedAhead(of: target) > .zero {
-                    media.perform(.seek(.primary, to: target), at: now)
+                if target != time, media.bufferedAhead(of: .primary, at: target) > .zero {
+                    perform(.seek(.primary, to: target))
                 }
             }
         }
@@ -332,7 +329,7 @@ extension PlaybackMachine {
         if status != lastStatus {
             if lastStatus == .playing, status == .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) {
                 emit(.stalled(at: time))
-                if let last = primary?.access.indices.last { primary?.access[last].stalls += 1 }
+                media.noteStall(of: .primary)
             }
             lastStatus = status
             emit(.timeControlStatusChanged(status))
@@ -346,14 +343,14 @@ extension PlaybackMachine {
         var ahead = MediaTime.zero
         var reachesEnd = false
         var ready = false
-        if let pipeline = playing.pipeline, pipeline.isReady {
+        if let stream = playing.stream, media.isReady(stream) {
             ready = true
-            ahead = pipeline.buffer.bufferedAhead(of: time)
-            reachesEnd = !(time + ahead < assetEnd(playing, pipeline))
+            ahead = media.bufferedAhead(of: stream, at: time)
+            reachesEnd = !(time + ahead < assetEnd(playing, stream))
         }
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
         let rate = ready && !isScheduled ? playing.timeControl.effectiveRate : 0
-        if let stream = playing.stream, rate != media.rate(of: stream) { media.perform(.setRate(stream, rate), at: now) }
+        if let stream = playing.stream, rate != media.rate(of: stream) { perform(.setRate(stream, rate)) }
         var status = playing.timeControl.status
         if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }
         let changed = status != playing.lastStatus

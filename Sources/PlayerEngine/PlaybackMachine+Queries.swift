@@ -34,7 +34,7 @@ extension PlaybackMachine {
     public var currentSnapshot: IntegratedTimeline.Snapshot? { snapshot() }
 
     /// The primary item's duration: `indefinite` for live, `nil` until known.
-    public var duration: MediaTime? { primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+    public var duration: MediaTime? { media.primaryTimeline.map { $0.isLive ? .indefinite : $0.end } }
 
     /// The event whose break plays now.
     public var currentEvent: InterstitialEvent? { current?.scheduled.event }
@@ -45,15 +45,15 @@ extension PlaybackMachine {
 
 extension PlaybackMachine {
     /// The primary item's current media playlist, once loaded.
-    public var mediaPlaylist: MediaPlaylist? { primary?.playlist }
+    public var mediaPlaylist: MediaPlaylist? { media.primaryPlaylist }
 
     /// The stitched-ad ranges of the primary item, on its timeline (for live, the stable timeline
     /// kept across reloads), worked out when its playlist was loaded and continued at each live
     /// reload: a break whose segments left the window keeps its range.
-    public var stitchedAds: StitchedAds? { primary?.stitchedAds }
+    public var stitchedAds: StitchedAds? { media.primary?.stitchedAds }
 
     /// Where the primary timeline starts (it moves as a live window slides).
-    public var timelineStart: MediaTime? { primary?.timeline?.start }
+    public var timelineStart: MediaTime? { media.primary?.timeline?.start }
 }
 
 extension PlaybackMachine {

@@ -78,29 +78,6 @@ public struct PlaybackMachine: Sendable {
         case event(PlayerEvent)
     }
 
-    struct Pending: Sendable {
-        enum Purpose: Sendable {
-            case playlist(Pipeline.Role, ResourceKind)
-            case segment(Pipeline.Role, index: Int, range: MediaTimeRange, declared: MediaTime, mapURI: String?)
-            case initSection(Pipeline.Role, uri: String)
-            case assetList(eventID: String)
-        }
-        var purpose: Purpose
-        var request: ResourceRequest
-        var attempt: Int
-        /// When the first attempt of this resource failed (an outage began), if one did.
-        var firstFailure: Duration?
-        /// When this attempt was asked for (host time): a live playlist's next reload counts from
-        /// it (RFC 8216bis §6.3.4: from when the client began loading the playlist).
-        var issuedAt: Duration
-        var role: Pipeline.Role? {
-            switch purpose {
-            case .playlist(let role, _), .segment(let role, _, _, _, _), .initSection(let role, _): return role
-            case .assetList: return nil
-            }
-        }
-    }
-
     /// A break being played by the interstitial player.
     struct BreakPlayback: Sendable {
         var scheduled: InterstitialSchedule.Break
@@ -111,7 +88,6 @@ public struct PlaybackMachine: Sendable {
         var assetStartOffset = MediaTime.zero
         /// Where in the current asset playback starts (joining a live break in progress).
         var assetEntryOffset = MediaTime.zero
-        var pipeline: Pipeline?
         /// The asset open in the backend, once one is: until then the break stands at the offset
         /// it was entered at.
         var stream: PlaybackStream?
@@ -140,16 +116,9 @@ public struct PlaybackMachine: Sendable {
     var phase = Phase.idle
     var status: ItemStatus = .unknown
     var primaryID = ""
-    var errorLog: [ErrorLogEntry] = []
 
-    // Loading.
-    var primary: Pipeline?
-    var pending: [UInt64: Pending] = [:]
-    var retries: [(at: Duration, pending: Pending)] = []
-    var nextRequestID: UInt64 = 0
-
-    // The playheads.
-    var media = HeadlessBackend()
+    /// The media pipeline: streams, their loads and playheads.
+    var media: HeadlessBackend
     var timeControl = TimeControl()
     var startTime: MediaTime?
     var hasPlayedToEnd = false
@@ -176,10 +145,6 @@ public struct PlaybackMachine: Sendable {
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
     var pendingThen: IntegratedTimeline.Position?
-    /// Assets loaded ahead, by event: the first asset of a coming break, so that the break starts
-    /// without a gap, and the next asset of the break being played, so that assets follow each
-    /// other without one. The pipeline's role names the asset.
-    var preloaded: [String: Pipeline] = [:]
     var assetListURLs: [String: String] = [:]
     /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
     /// loaded, by event identifier: the primary time of the range's start.
@@ -191,7 +156,9 @@ public struct PlaybackMachine: Sendable {
 
     // Output.
     var actions: [Action] = []
-    var now: Duration = .zero
+    var now: Duration = .zero {
+        didSet { media.now = now }
+    }
     var lastStatus: TimeControlStatus = .paused
     var lastRate: Double = 0
     /// What falls due first, worked out at the end of the last input.
@@ -200,6 +167,7 @@ public struct PlaybackMachine: Sendable {
     /// A machine with no item.
     public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
         self.configuration = configuration
+        media = HeadlessBackend(configuration: configuration)
         timeControl.automaticallyWaitsToMinimizeStalls = configuration.automaticallyWaitsToMinimizeStalls
         timeControl.resumeThreshold = configuration.resumeThreshold
     }
@@ -217,6 +185,7 @@ public struct PlaybackMachine: Sendable {
             settle()
             cachedNextDue = earliestDue()
         }
+        takeMediaOutput()
         let result = actions
         actions = []
         return result
@@ -238,7 +207,20 @@ public struct PlaybackMachine: Sendable {
     public var nextWake: Duration? { cachedNextDue?.at }
 
     mutating func emit(_ kind: PlayerEvent.Kind) {
+        takeMediaOutput()
         actions.append(.event(PlayerEvent(hostTime: now, kind: kind)))
+    }
+
+    /// Moves what the backend asked of the shell so far into the actions, in order.
+    mutating func takeMediaOutput() {
+        guard !media.output.isEmpty else { return }
+        actions += media.output
+        media.output.removeAll()
+    }
+
+    /// Carries out `command` in the backend.
+    mutating func perform(_ command: PlaybackCommand) {
+        media.perform(command, at: now)
     }
 
     // MARK: Commands
@@ -285,7 +267,7 @@ public struct PlaybackMachine: Sendable {
         case .removeObserver(let id):
             observers.removeAll { $0.id == id }
         case .loadFinished(let id, let result):
-            guard let request = pending.removeValue(forKey: id) else { return }
+            guard let request = media.pending.removeValue(forKey: id) else { return }
             switch result {
             case .success(let resource): loaded(request, resource, id: id)
             case .failure(let error): failed(request, error, id: id)
@@ -354,11 +336,8 @@ public struct PlaybackMachine: Sendable {
     // MARK: Items
 
     mutating func start(_ next: PlayerItem?) {
-        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
-        pending = [:]
-        retries = []
-        primary = nil
-        closeBreakAsset()
+        // Closing primary closes every stream of the item, preloads with it.
+        perform(.close(.primary))
         current = nil
         schedule = nil
         lastSegments = []
@@ -367,27 +346,22 @@ public struct PlaybackMachine: Sendable {
         assetListRequests = [:]
         assetListURLs = [:]
         preloadPoints = [:]
-        preloaded = [:]
         playlistEventsSeen = []
         pendingThen = nil
         playedOnce = []
         consumed = []
         hasPlayedToEnd = false
-        errorLog = []
         startTime = nil
         phase = next.map { .steady($0) } ?? .idle
         status = .unknown
         timeControl.hasItem = next != nil
         timeControl.isHeldByInterstitial = false
-        if let next { media.perform(.open(.primary, url: next.url, at: .zero), at: now) } else { media.perform(.close(.primary), at: now) }
         emit(.currentItemChanged(url: next?.url))
         guard let next else { return }
         clientEvents = next.clientEvents
         primaryID = next.primaryID ?? Self.randomPrimaryID()
-        var pipeline = Pipeline(role: .primary, rootURL: next.url, forwardTarget: configuration.forwardBufferDuration)
-        pipeline.liveTimeOrigin = next.liveTimeOrigin
-        pipeline.playlistRequest = request(.playlist(.primary, .multivariantPlaylist), ResourceRequest(url: next.url))
-        primary = pipeline
+        media.liveTimeOrigin = next.liveTimeOrigin
+        perform(.open(.primary, url: next.url, at: .zero))
     }
 
     static func randomPrimaryID() -> String {
@@ -398,67 +372,19 @@ public struct PlaybackMachine: Sendable {
 
     mutating func fail(_ error: PlayerError) {
         guard status != .failed(error) else { return }
-        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
-        pending = [:]
-        retries = []
+        media.stopLoading()
         if current != nil {
             closeBreakAsset()
             current = nil
+            perform(.present(.primary))
         }
         status = .failed(error)
-        media.perform(.setRate(.primary, 0), at: now)
+        perform(.setRate(.primary, 0))
         emit(.itemStatusChanged(status))
     }
 
     var isFailed: Bool {
         if case .failed = status { return true }
         return false
-    }
-
-    // MARK: Requests
-
-    mutating func request(_ purpose: Pending.Purpose, _ request: ResourceRequest, attempt: Int = 1, firstFailure: Duration? = nil) -> UInt64 {
-        var request = request
-        if request.maxBytes == nil {
-            switch purpose {
-            case .playlist: request.maxBytes = configuration.maxPlaylistBytes
-            case .assetList: request.maxBytes = configuration.maxAssetListBytes
-            case .segment, .initSection: request.maxBytes = configuration.maxSegmentBytes
-            }
-        }
-        nextRequestID += 1
-        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt, firstFailure: firstFailure, issuedAt: now)
-        actions.append(.load(id: nextRequestID, request: request))
-        return nextRequestID
-    }
-
-    /// Cancels every load and retry of an asset pipeline.
-    mutating func cancelLoads(of role: Pipeline.Role) {
-        for (id, entry) in pending.sorted(by: { $0.key < $1.key }) where entry.role == role {
-            pending[id] = nil
-            actions.append(.cancelLoad(id: id))
-        }
-        retries.removeAll { $0.pending.role == role }
-    }
-
-    /// Applies `body` to the pipeline playing `role`, if it still exists.
-    mutating func withPipeline<T>(_ role: Pipeline.Role, _ body: (inout Pipeline) -> T) -> T? {
-        switch role {
-        case .primary:
-            guard primary != nil else { return nil }
-            return body(&primary!)
-        case .asset(let eventID, let index):
-            guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else {
-                // An asset loaded ahead: a coming break's first, or the current break's next.
-                guard preloaded[eventID]?.role == role, var pipeline = preloaded.removeValue(forKey: eventID) else { return nil }
-                let result = body(&pipeline)
-                preloaded[eventID] = pipeline
-                return result
-            }
-            current = nil
-            let result = body(&playing.pipeline!)
-            current = playing
-            return result
-        }
     }
 }

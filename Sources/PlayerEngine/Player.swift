@@ -284,22 +284,22 @@ public final class Player: Sendable {
 
     /// The primary item's duration: `indefinite` for live, `nil` until known.
     public var duration: MediaTime? {
-        read { machine in machine.primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+        read { machine in machine.duration }
     }
 
     /// What of the primary item is loaded.
-    public var loadedTimeRanges: [MediaTimeRange] { read { $0.primary?.buffer.loadedRanges ?? [] } }
+    public var loadedTimeRanges: [MediaTimeRange] { read { $0.media.primary?.buffer.loadedRanges ?? [] } }
 
     /// Where the primary item can be sought to (the playlist's window).
     public var seekableTimeRanges: [MediaTimeRange] {
-        read { machine in machine.primary?.timeline.map { [MediaTimeRange(start: $0.start, end: $0.end)] } ?? [] }
+        read { machine in machine.media.primary?.timeline.map { [MediaTimeRange(start: $0.start, end: $0.end)] } ?? [] }
     }
 
     /// The access log: one entry per stretch of loading from one variant.
-    public var accessLog: [AccessLogEntry] { read { $0.primary?.access ?? [] } }
+    public var accessLog: [AccessLogEntry] { read { $0.media.primary?.access ?? [] } }
 
     /// The error log.
-    public var errorLog: [ErrorLogEntry] { read { $0.errorLog } }
+    public var errorLog: [ErrorLogEntry] { read { $0.media.errorLog } }
 
     /// Seeks on the primary timeline; `true` once media there is ready, `false` if another seek
     /// superseded this one or it was refused (a seek past a SKIP-restricted break playing).
