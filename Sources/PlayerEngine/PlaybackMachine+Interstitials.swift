@@ -5,91 +5,33 @@ import MediaTime
 extension PlaybackMachine {
     // MARK: The event controller
 
-    /// Every event: the playlist's, then the app's that the playlist does not define.
-    var mergedEvents: [InterstitialEvent] {
-        guard !clientEvents.isEmpty else { return playlistEvents }
-        let ids = Set(playlistEvents.map(\.identifier))
-        return playlistEvents + clientEvents.filter { !ids.contains($0.identifier) }
-    }
-
     /// Rebuilds the schedule after a reload, an asset list, a played-once event or new client
     /// events, and reports what changed.
     mutating func refreshSchedule() {
         guard let timeline = media.primaryTimeline else { return }
-        let events = mergedEvents
-        let previousIDs = playlistEventsSeen
-        var once = playedOnce
-        if let playing = current { once.remove(playing.scheduled.id) }
-        let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
-        schedule = updated
-        preloadPoints = timeline.isLive ? Self.preloadPoints(in: media.primaryPlaylist, on: timeline) : [:]
-        let ids = events.map(\.identifier)
-        if ids != previousIDs {
-            playlistEventsSeen = ids
-            emit(.interstitialEventsChanged(ids: ids))
+        for change in interstitials.refresh(timeline: timeline, playlist: media.primaryPlaylist, startTime: startTime, playing: current?.scheduled.id) {
+            emit(change)
         }
-        let segments = IntegratedTimeline.Snapshot(schedule: updated).segments
-        if segments != lastSegments {
-            let hadSegments = !lastSegments.isEmpty
-            lastSegments = segments
-            if hadSegments { emit(.timelineChanged(reasons: [.segmentsChanged])) }
-        }
-    }
-
-    /// The preload date ranges (Appendix F) of a live playlist that name an interstitial: where each
-    /// asks for its target's asset list to be loaded. The client may pick any point inside the
-    /// range; this one takes its start, so that runs are repeatable. A playlist with EXT-X-ENDLIST
-    /// has none that count, and a range whose X-TARGET-CLASS is not the interstitial class is
-    /// ignored.
-    static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
-        guard let playlist, !playlist.hasEndList else { return [:] }
-        var points: [String: MediaTime] = [:]
-        for range in playlist.consolidatedDateRanges where range.className == DateRange.preloadClass {
-            guard range.preloadURI != nil, let target = range.preloadTargetID, range.preloadTargetClass == DateRange.interstitialClass,
-                let date = range.startDate, let time = timeline.time(for: date)
-            else { continue }
-            points[target] = points[target].map { MediaTime.min($0, time) } ?? time
-        }
-        return points
-    }
-
-    /// Where a break's asset list is asked for: the asset-list lead before its start, or earlier
-    /// where a preload date range says so (never later than the lead).
-    func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break) -> MediaTime {
-        let lead = scheduled.start - configuration.assetListLead
-        guard let point = preloadPoints[scheduled.id] else { return lead }
-        return MediaTime.min(point, lead)
     }
 
     /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
     func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
-        guard let uri = firstAssetURI(of: scheduled) else { return nil }
+        guard let uri = interstitials.firstAssetURI(of: scheduled) else { return nil }
         let event = scheduled.event
         var base = media.primaryBaseURL
-        if event.assetListURI != nil { base = assetListURLs[event.identifier] ?? base }
+        if event.assetListURI != nil { base = interstitials.assetListURLs[event.identifier] ?? base }
         return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
-    }
-
-    /// A break's first asset as written (no URL built: deadlines ask whether there is one at
-    /// every input), once known.
-    func firstAssetURI(of scheduled: InterstitialSchedule.Break) -> String? {
-        let event = scheduled.event
-        if event.assetListURI != nil {
-            guard case .resolved(let list)? = assetLists[event.identifier] else { return nil }
-            return list.assets.first?.uri
-        }
-        return event.assetURIs.first
     }
 
     /// Loads the first asset of the next break (its playlist and a little media) once the break is
     /// within the preload lead, so that the interstitial player starts without a gap; forgets
     /// preloads of breaks that will not play.
     mutating func preloadNextBreak() {
-        guard let schedule else { return }
-        for id in media.preloadedEventIDs where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
+        guard let schedule = interstitials.schedule else { return }
+        for id in media.preloadedEventIDs where (interstitials.consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
             if let stream = media.preloadedStream(for: id) { perform(.cancelPreload(stream)) }
         }
-        guard current == nil, let next = nextBreak(), !media.hasPreload(for: next.id) else { return }
+        guard current == nil, let next = interstitials.nextBreak(), !media.hasPreload(for: next.id) else { return }
         guard !(primaryPosition < next.start - configuration.preloadLead), let url = firstAssetURL(of: next) else { return }
         perform(.preload(.asset(eventID: next.id, index: 0), url: url))
     }
@@ -112,21 +54,19 @@ extension PlaybackMachine {
     /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
     /// primary's.
     func assetURL(_ uri: String, eventID: String) -> String {
-        let base = assetLists[eventID].flatMap { state -> String? in
-            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
-        } ?? media.primaryBaseURL
+        let base = interstitials.assetBase(for: eventID, primaryBase: media.primaryBaseURL)
         return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
     }
 
     /// Asks for the asset lists of breaks coming within the lead time.
     mutating func requestAssetListsAhead() {
-        guard schedule != nil else { return }
+        guard interstitials.schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
-        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil {
-            guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
+        for scheduled in interstitials.breaksNotConsumed where scheduled.event.assetListURI != nil {
+            guard interstitials.wantsAssetList(scheduled) else { continue }
             // Load points follow the breaks' order unless preload ranges move some earlier.
-            guard !(anchor < assetListLoadPoint(scheduled)) else {
-                if preloadPoints.isEmpty { break } else { continue }
+            guard !(anchor < interstitials.assetListLoadPoint(scheduled, lead: configuration.assetListLead)) else {
+                if interstitials.preloadPoints.isEmpty { break } else { continue }
             }
             // Joining live inside the break, or resuming into it from an earlier break.
             var joinOffset: MediaTime?
@@ -136,13 +76,13 @@ extension PlaybackMachine {
     }
 
     mutating func requestAssetList(_ event: InterstitialEvent, startOffset: MediaTime?) {
-        guard let uri = event.assetListURI, assetListRequests[event.identifier] == nil else { return }
+        guard let uri = event.assetListURI, interstitials.assetListRequests[event.identifier] == nil else { return }
         let url = InterstitialRequest.url(uri, relativeTo: media.primaryBaseURL, primaryID: primaryID, startOffset: startOffset)
-        assetListRequests[event.identifier] = media.request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
+        interstitials.assetListRequests[event.identifier] = media.request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
     }
 
     mutating func assetListArrived(eventID: String, state: InterstitialSchedule.AssetListState) {
-        assetLists[eventID] = state
+        interstitials.assetLists[eventID] = state
         switch state {
         case .resolved(let list): emit(.assetListResponse(eventID: eventID, status: .available(assets: list.assets.count)))
         case .failed(let reason): emit(.assetListResponse(eventID: eventID, status: .failed(reason)))
@@ -150,7 +90,7 @@ extension PlaybackMachine {
         }
         refreshSchedule()
         if current?.scheduled.id == eventID, current?.assets == nil {
-            if let scheduled = schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
+            if let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
             resolveAssets()
         }
     }
@@ -162,24 +102,24 @@ extension PlaybackMachine {
     mutating func placeStart(_ start: MediaTime, on timeline: PrimaryTimeline) {
         var start = start
         if !timeline.isLive,
-            let covering = breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
+            let covering = interstitials.breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
         {
             start = covering.start
             startTime = start
             perform(.seek(.primary, to: start))
             refreshSchedule()
         }
-        for scheduled in breaks where scheduled.start < start {
+        for scheduled in interstitials.breaks where scheduled.start < start {
             if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
-            consumed.insert(scheduled.id)
+            interstitials.consumed.insert(scheduled.id)
         }
     }
 
     // MARK: The interstitial player
 
     mutating func enterBreak(_ scheduled: InterstitialSchedule.Break, offset: MediaTime) {
-        consumed.insert(scheduled.id)
-        if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
+        interstitials.consumed.insert(scheduled.id)
+        if scheduled.event.willPlayOnce { interstitials.playedOnce.insert(scheduled.id) }
         var playing = BreakPlayback(scheduled: scheduled)
         // Until its first asset starts, the break stands at the offset it was entered at.
         playing.entryOffset = offset
@@ -204,7 +144,7 @@ extension PlaybackMachine {
         let event = playing.scheduled.event
         var assets: [AssetList.Asset]
         if event.assetListURI != nil {
-            switch assetLists[event.identifier] {
+            switch interstitials.assetLists[event.identifier] {
             case .resolved(let list)?:
                 assets = list.assets
             case .failed(let reason)?:
@@ -261,11 +201,6 @@ extension PlaybackMachine {
         if let stream = current?.stream { perform(.close(stream)) }
     }
 
-    /// The URL an event's asset list came from (its assets' URIs resolve against it).
-    func pendingAssetListURL(_ eventID: String) -> String? {
-        assetListURLs[eventID]
-    }
-
     mutating func assetBecameReady() {
         guard let playing = current, let stream = playing.stream, let end = media.end(of: stream) else { return }
         if !(playing.assetEntryOffset < end) { assetFinished() }
@@ -292,19 +227,19 @@ extension PlaybackMachine {
         guard let playing = current else { return }
         let id = playing.scheduled.id
         closeBreakAsset()
-        if case .failed(let reason) = end, assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
+        if case .failed(let reason) = end, interstitials.assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
             // The asset failed, or an X-ASSET-URI break: treat it as a failed list for the schedule
             // (resumption offset 0 unless given, D.5).
-            assetLists[id] = .failed(reason)
+            interstitials.assetLists[id] = .failed(reason)
         }
         current = nil
         perform(.present(.primary))
         refreshSchedule()
-        let scheduled = schedule?.scheduledBreak(id: id) ?? playing.scheduled
+        let scheduled = interstitials.schedule?.scheduledBreak(id: id) ?? playing.scheduled
         var resume = scheduled.resumeTime
         if case .failed = end { resume = scheduled.start + (scheduled.event.resumptionOffset ?? .zero) }
         emit(.breakEnded(eventID: id, end: end, resumeAt: resume))
-        if end != .seekedAway, let next = nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
+        if end != .seekedAway, let next = interstitials.nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
             enterBreak(next, offset: .zero)
             return
         }
@@ -316,30 +251,21 @@ extension PlaybackMachine {
             return
         }
         if resume != primaryPosition { moveTo(primaryTime: resume, originator: .player) }
-        if let end = primaryEnd, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
+        if let end = primaryEnd, !(primaryPosition < end), interstitials.nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
         // Breaks the resumption passes wholly are not played; one it lands inside is joined.
-        for skipped in breaks where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
+        for skipped in interstitials.breaks where skipped.start < resume && !interstitials.consumed.contains(skipped.id) && skipped.start > scheduled.start {
             if let duration = skipped.duration, resume < skipped.start + duration { continue }
-            consumed.insert(skipped.id)
+            interstitials.consumed.insert(skipped.id)
         }
-    }
-
-    /// The skip control in force: the event's, as the asset list overrides it.
-    func effectiveSkipControl(_ playing: BreakPlayback) -> InterstitialEvent.SkipControl? {
-        var control = playing.scheduled.event.skipControl
-        if case .resolved(let list)? = assetLists[playing.scheduled.id], let override = list.skipControl {
-            control = override.applied(to: control)
-        }
-        return control
     }
 
     mutating func updateSkippable() {
         guard let playing = current else { return }
         var skippable = false
         // X-RESTRICT=SKIP wins over a skip control, as the transport bar has it (TransportBar.isSkippable).
-        if let skip = effectiveSkipControl(playing), !playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
+        if let skip = interstitials.effectiveSkipControl(playing.scheduled), !playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
             let offset = breakOffset(playing)
             skippable = !(offset < skip.offset) && (skip.duration.map { offset < skip.offset + $0 } ?? true)
         }
@@ -400,7 +326,7 @@ extension PlaybackMachine {
 
     /// Places playback at `destination` exactly: primary content, or a break at an offset.
     mutating func jump(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
-        guard schedule != nil, !isFailed else { return }
+        guard interstitials.schedule != nil, !isFailed else { return }
         switch destination {
         case .primary:
             go(to: destination, originator: originator)
@@ -413,10 +339,10 @@ extension PlaybackMachine {
                     return
                 }
             }
-            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            guard let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) else { return }
             if current != nil { endBreak(.seekedAway) }
             moveTo(primaryTime: scheduled.start, originator: originator)
-            markConsumed(before: scheduled.start, including: eventID)
+            interstitials.markConsumed(before: scheduled.start, including: eventID)
             enterBreak(scheduled, offset: offset)
         }
     }
@@ -435,29 +361,13 @@ extension PlaybackMachine {
         case .primary(let time):
             pendingThen = nil
             moveTo(primaryTime: time, originator: originator)
-            markConsumed(before: time, including: nil)
+            interstitials.markConsumed(before: time, including: nil)
         case .interstitial(let eventID, let offset):
-            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            guard let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) else { return }
             moveTo(primaryTime: scheduled.start, originator: originator)
-            markConsumed(before: scheduled.start, including: eventID)
+            interstitials.markConsumed(before: scheduled.start, including: eventID)
             let entry = keepingOffset ? MediaTime.max(offset, .zero) : .zero
             if timeControl.requestedRate != 0 || entry > .zero { enterBreak(scheduled, offset: entry) }
-        }
-    }
-
-    /// After a jump to `time`: breaks before it count as played, those after as not; breaks at
-    /// `time` ahead of `eventID` in the schedule count as played.
-    ///
-    /// Breaks at exactly `time` that had already played stay played when `eventID` is `nil`: a
-    /// jump to where a break starts, made after it played (a coordinator placing the player where
-    /// the group is), lands after the break, not before it.
-    mutating func markConsumed(before time: MediaTime, including eventID: String?) {
-        let previous = consumed
-        consumed = []
-        for scheduled in breaks {
-            if scheduled.id == eventID { break }
-            if scheduled.start < time || (eventID != nil && scheduled.start == time) { consumed.insert(scheduled.id) }
-            if eventID == nil, scheduled.start == time, previous.contains(scheduled.id) { consumed.insert(scheduled.id) }
         }
     }
 
@@ -500,13 +410,13 @@ extension PlaybackMachine {
             return media.hostTime(when: .primary, reaches: target)
         case .integrated:
             if let playing = current {
-                guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }),
+                guard let segment = interstitials.segment(ofEvent: playing.scheduled.id),
                     !(target < segment.timeMapping.target.start), !(segment.timeMapping.target.end < target)
                 else { return nil }
                 let offset = target - segment.timeMapping.target.start - playing.assetStartOffset
                 return playing.stream.flatMap { media.hostTime(when: $0, reaches: offset) }
             }
-            guard let segment = primarySegment(containing: primaryPosition) else { return media.hostTime(when: .primary, reaches: target) }
+            guard let segment = interstitials.primarySegment(containing: primaryPosition) else { return media.hostTime(when: .primary, reaches: target) }
             let mapped = segment.timeMapping.source.start + (target - segment.timeMapping.target.start)
             guard !(segment.timeMapping.source.end < mapped) else { return nil }
             return media.hostTime(when: .primary, reaches: mapped)

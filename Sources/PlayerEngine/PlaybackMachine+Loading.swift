@@ -17,8 +17,8 @@ extension PlaybackMachine {
             return
         }
         emit(.loaded(resource: .assetList, url: resource.url, bytes: resource.bytes.count))
-        assetListRequests[eventID] = nil
-        assetListURLs[eventID] = resource.url
+        interstitials.assetListRequests[eventID] = nil
+        interstitials.assetListURLs[eventID] = resource.url
         do {
             let list = try AssetList(json: resource.bytes)
             for skipped in list.skippedAssets { emit(.warning("\(resource.url): \(skipped)")) }
@@ -34,17 +34,17 @@ extension PlaybackMachine {
         let gaveUpAssetList = media.failed(entry, error, id: id)
         takeMediaReports()
         if gaveUpAssetList, case .assetList(let eventID) = entry.purpose {
-            assetListRequests[eventID] = nil
+            interstitials.assetListRequests[eventID] = nil
             assetListArrived(eventID: eventID, state: .failed(error.description))
         }
     }
 
     /// Re-issues loads whose retry time has come, but for asset lists no longer wanted.
     mutating func runRetries() {
-        let requests = assetListRequests
-        let lists = assetLists
+        let requests = interstitials.assetListRequests
+        let lists = interstitials.assetLists
         for (eventID, id) in media.runRetries(skippingAssetList: { requests[$0] == nil && lists[$0] != nil }) {
-            assetListRequests[eventID] = id
+            interstitials.assetListRequests[eventID] = id
         }
     }
 
@@ -97,7 +97,7 @@ extension PlaybackMachine {
         // The playhead holds still until the item is ready: moving it there is a seek.
         self.media.perform(.seek(.primary, to: start), at: now)
         let (events, eventErrors) = InterstitialEvent.events(in: media)
-        playlistEvents = events
+        interstitials.playlistEvents = events
         reportEventErrors(eventErrors)
         status = .readyToPlay
         emit(.itemStatusChanged(.readyToPlay))
@@ -116,8 +116,8 @@ extension PlaybackMachine {
     }
 
     mutating func primaryReloaded(_ media: MediaPlaylist) {
-        let (events, eventErrors) = InterstitialEvent.events(in: media, reusing: playlistEvents)
-        playlistEvents = events
+        let (events, eventErrors) = InterstitialEvent.events(in: media, reusing: interstitials.playlistEvents)
+        interstitials.playlistEvents = events
         reportEventErrors(eventErrors)
         refreshSchedule()
         if !media.isLive, let end = primaryEnd { emit(.durationChanged(end)) }

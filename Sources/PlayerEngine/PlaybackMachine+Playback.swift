@@ -45,7 +45,7 @@ extension PlaybackMachine {
     var primaryAnchor: MediaTime {
         guard let playing = current else { return primaryPosition }
         if let then = playing.thenPosition, case .primary(let time) = then { return time }
-        return schedule?.scheduledBreak(id: playing.scheduled.id)?.resumeTime ?? playing.scheduled.resumeTime
+        return interstitials.schedule?.scheduledBreak(id: playing.scheduled.id)?.resumeTime ?? playing.scheduled.resumeTime
     }
 
     /// The current position on the integrated timeline's terms.
@@ -65,28 +65,18 @@ extension PlaybackMachine {
     /// The integrated timeline's current time.
     var integratedTime: MediaTime {
         if let playing = current {
-            guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }) else { return .zero }
+            guard let segment = interstitials.segment(ofEvent: playing.scheduled.id) else { return .zero }
             let offset = MediaTime.min(breakOffset(playing), segment.timeMapping.target.duration)
             return segment.timeMapping.target.start + offset
         }
         let time = primaryPosition
-        guard let segment = primarySegment(containing: time) else { return time }
+        guard let segment = interstitials.primarySegment(containing: time) else { return time }
         return segment.timeMapping.target.start + (time - segment.timeMapping.source.start)
-    }
-
-    func primarySegment(containing time: MediaTime) -> IntegratedTimeline.Segment? {
-        var best: IntegratedTimeline.Segment?
-        for segment in lastSegments where segment.segmentType == .primary {
-            let source = segment.timeMapping.source
-            if !(time < source.start), time < source.end { return segment }
-            if !(time < source.start) { best = segment }
-        }
-        return best
     }
 
     /// A snapshot of the integrated timeline now.
     func snapshot() -> IntegratedTimeline.Snapshot? {
-        schedule.map { IntegratedTimeline.Snapshot(schedule: $0, position: position) }
+        interstitials.schedule.map { IntegratedTimeline.Snapshot(schedule: $0, position: position) }
     }
 
     // MARK: The passage of time
@@ -121,12 +111,12 @@ extension PlaybackMachine {
     func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
         guard media.rate(of: .primary) > 0 else { return }
         let time = primaryPosition
-        if let next = nextBreak(), !(next.start < time), let at = media.hostTime(when: .primary, reaches: next.start) {
+        if let next = interstitials.nextBreak(), !(next.start < time), let at = media.hostTime(when: .primary, reaches: next.start) {
             visit(at, .breakStart(next.id))
             // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
             // else is due then, once its URL is known.
             let preloadAt = next.start - configuration.preloadLead
-            if current == nil, !media.hasPreload(for: next.id), time < preloadAt, firstAssetURI(of: next) != nil,
+            if current == nil, !media.hasPreload(for: next.id), time < preloadAt, interstitials.firstAssetURI(of: next) != nil,
                let at = media.hostTime(when: .primary, reaches: preloadAt) {
                 visit(at, .preloadLead)
             }
@@ -138,12 +128,12 @@ extension PlaybackMachine {
             visit(at, .primaryDry)
         }
         if let at = media.fetchDeadline(of: .primary, at: time, bufferEnd: bufferEnd) { visit(at, .primaryFetch) }
-        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
-            let point = assetListLoadPoint(scheduled)
+        for scheduled in interstitials.breaksNotConsumed where interstitials.wantsAssetList(scheduled) {
+            let point = interstitials.assetListLoadPoint(scheduled, lead: configuration.assetListLead)
             if time < point, let at = media.hostTime(when: .primary, reaches: point) {
                 visit(at, .assetListLead)
                 // Later breaks load later, unless a preload range moves one earlier.
-                if preloadPoints.isEmpty { break }
+                if interstitials.preloadPoints.isEmpty { break }
             }
         }
     }
@@ -156,7 +146,7 @@ extension PlaybackMachine {
         if let at = media.hostTime(when: stream, reaches: end) { visit(at, .assetEnd) }
         if bufferEnd < end, let at = media.hostTime(when: stream, reaches: bufferEnd) { visit(at, .assetDry) }
         if let at = media.fetchDeadline(of: stream, at: time, bufferEnd: bufferEnd) { visit(at, .assetFetch) }
-        if let skip = effectiveSkipControl(playing) {
+        if let skip = interstitials.effectiveSkipControl(playing.scheduled) {
             let offset = breakOffset(playing)
             for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
                 if let at = media.hostTime(when: stream, reaches: edge - playing.assetStartOffset) {
@@ -229,7 +219,7 @@ extension PlaybackMachine {
         case .reload(let role):
             media.reloadIfDue(role)
         case .breakStart(let id):
-            if let scheduled = schedule?.scheduledBreak(id: id) {
+            if let scheduled = interstitials.schedule?.scheduledBreak(id: id) {
                 perform(.seek(.primary, to: scheduled.start))
                 enterBreak(scheduled, offset: .zero)
             }
@@ -270,32 +260,19 @@ extension PlaybackMachine {
     /// resuming from an earlier break into it (it is joined at the offset, as a live join is).
     /// A join (PRE) event at the playhead plays first, before a break the start lands inside.
     mutating func enterDueBreak() {
-        guard let next = nextBreak() else { return }
+        guard let next = interstitials.nextBreak() else { return }
         let time = primaryPosition
         guard !(time < next.start) else { return }
         let late = time - next.start
         if late < MediaTime(value: 1, timescale: 1000) {
             enterBreak(next, offset: .zero)
-        } else if let join = breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
+        } else if let join = interstitials.breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
             enterBreak(join, offset: .zero)
         } else if let duration = next.duration, late < duration {
             enterBreak(next, offset: late)
         } else {
-            consumed.insert(next.id)
+            interstitials.consumed.insert(next.id)
         }
-    }
-
-    /// The first break not yet played in this pass.
-    func nextBreak() -> InterstitialSchedule.Break? {
-        nextBreakIndex.map { breaks[$0] }
-    }
-
-    /// The breaks from the first not consumed on (every earlier one is consumed).
-    var breaksNotConsumed: ArraySlice<InterstitialSchedule.Break> { breaks[(nextBreakIndex ?? breaks.endIndex)...] }
-
-    /// Keeps ``nextBreakIndex`` as `breaks` and `consumed` change.
-    mutating func updateNextBreakIndex() {
-        nextBreakIndex = breaks.firstIndex { !consumed.contains($0.id) }
     }
 
     mutating func syncTimeControl() {

@@ -28,7 +28,7 @@ extension PlaybackMachine {
     public var effectiveRate: Double { current == nil ? media.rate(of: .primary) : 0 }
 
     /// The current item's interstitial schedule, once its playlist is loaded.
-    public var interstitialSchedule: InterstitialSchedule? { schedule }
+    public var interstitialSchedule: InterstitialSchedule? { interstitials.schedule }
 
     /// A snapshot of the integrated timeline as of the last input.
     public var currentSnapshot: IntegratedTimeline.Snapshot? { snapshot() }

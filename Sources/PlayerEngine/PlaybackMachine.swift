@@ -124,32 +124,11 @@ public struct PlaybackMachine: Sendable {
     var hasPlayedToEnd = false
 
     // Interstitials.
-    var playlistEvents: [InterstitialEvent] = []
-    var clientEvents: [InterstitialEvent] = []
-    var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
-    var assetListRequests: [String: UInt64] = [:]
-    var playedOnce: Set<String> = []
-    var consumed: Set<String> = [] {
-        didSet { updateNextBreakIndex() }
-    }
-    var schedule: InterstitialSchedule? {
-        didSet { breaks = schedule?.breaks ?? [] }
-    }
-    /// The schedule's breaks, in order (kept: the schedule computes them on each access).
-    var breaks: [InterstitialSchedule.Break] = [] {
-        didSet { updateNextBreakIndex() }
-    }
-    /// The index in `breaks` of the first break not consumed (kept: asked at every input).
-    var nextBreakIndex: Int?
-    var lastSegments: [IntegratedTimeline.Segment] = []
+    /// The event controller: events, asset lists, the schedule and the breaks of this pass.
+    var interstitials = InterstitialController()
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
     var pendingThen: IntegratedTimeline.Position?
-    var assetListURLs: [String: String] = [:]
-    /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
-    /// loaded, by event identifier: the primary time of the range's start.
-    var preloadPoints: [String: MediaTime] = [:]
-    var playlistEventsSeen: [String] = []
 
     // Observers.
     var observers: [Observer] = []
@@ -257,7 +236,7 @@ public struct PlaybackMachine: Sendable {
         case .setAutomaticallyWaits(let waits):
             timeControl.automaticallyWaitsToMinimizeStalls = waits
         case .setClientEvents(let events):
-            clientEvents = events
+            interstitials.clientEvents = events
             refreshSchedule()
         case .addPeriodicObserver(let id, let interval, let domain):
             guard interval > .zero else { return }
@@ -339,17 +318,10 @@ public struct PlaybackMachine: Sendable {
         // Closing primary closes every stream of the item, preloads with it.
         perform(.close(.primary))
         current = nil
-        schedule = nil
-        lastSegments = []
-        playlistEvents = []
-        assetLists = [:]
-        assetListRequests = [:]
-        assetListURLs = [:]
-        preloadPoints = [:]
-        playlistEventsSeen = []
+        // A new item starts with a fresh event controller; the app's events stay until the next
+        // item brings its own.
+        interstitials = InterstitialController(clientEvents: interstitials.clientEvents)
         pendingThen = nil
-        playedOnce = []
-        consumed = []
         hasPlayedToEnd = false
         startTime = nil
         phase = next.map { .steady($0) } ?? .idle
@@ -358,7 +330,7 @@ public struct PlaybackMachine: Sendable {
         timeControl.isHeldByInterstitial = false
         emit(.currentItemChanged(url: next?.url))
         guard let next else { return }
-        clientEvents = next.clientEvents
+        interstitials.clientEvents = next.clientEvents
         primaryID = next.primaryID ?? Self.randomPrimaryID()
         media.liveTimeOrigin = next.liveTimeOrigin
         perform(.open(.primary, url: next.url, at: .zero))

@@ -370,7 +370,7 @@ public final class Player: Sendable {
     // MARK: Interstitials (the event controller and monitor)
 
     /// Every interstitial event of the current item: the playlist's and the app's.
-    public var interstitialEvents: [InterstitialEvent] { read { $0.mergedEvents } }
+    public var interstitialEvents: [InterstitialEvent] { read { $0.interstitials.mergedEvents } }
 
     /// Replaces the app's interstitial events (Apple's event controller `events`).
     public func setClientEvents(_ events: [InterstitialEvent]) { send(.setClientEvents(events)) }
@@ -382,7 +382,7 @@ public final class Player: Sendable {
     public var currentEventOffset: MediaTime? { read { machine in machine.current.map { machine.breakOffset($0) } } }
 
     /// An event's asset-list state.
-    public func assetListState(for eventID: String) -> InterstitialSchedule.AssetListState? { read { $0.assetLists[eventID] } }
+    public func assetListState(for eventID: String) -> InterstitialSchedule.AssetListState? { read { $0.interstitials.assetLists[eventID] } }
 
     /// Whether the current break can be skipped now.
     public var isCurrentEventSkippable: Bool { read { $0.current?.skippable ?? false } }
