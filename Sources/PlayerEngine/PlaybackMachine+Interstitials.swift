@@ -162,15 +162,8 @@ extension PlaybackMachine {
             endBreak(.completed)
             return
         }
-        // Joining in progress: find the asset the offset falls in, from the durations known.
-        var index = 0
-        var start = MediaTime.zero
-        var entry = playing.entryOffset
-        while index + 1 < assets.count, let duration = assets[index].duration, !(entry < duration) {
-            entry = entry - duration
-            start = start + duration
-            index += 1
-        }
+        // Joining in progress: the asset the offset falls in, from the durations known.
+        let (index, start, entry) = InterstitialController.assetEntry(in: assets, at: playing.entryOffset)
         startAsset(index, startingAt: start, entry: entry)
     }
 
@@ -227,17 +220,12 @@ extension PlaybackMachine {
         guard let playing = current else { return }
         let id = playing.scheduled.id
         closeBreakAsset()
-        if case .failed(let reason) = end, interstitials.assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
-            // The asset failed, or an X-ASSET-URI break: treat it as a failed list for the schedule
-            // (resumption offset 0 unless given, D.5).
-            interstitials.assetLists[id] = .failed(reason)
-        }
+        interstitials.breakEnded(id, end)
         current = nil
         perform(.present(.primary))
         refreshSchedule()
         let scheduled = interstitials.schedule?.scheduledBreak(id: id) ?? playing.scheduled
-        var resume = scheduled.resumeTime
-        if case .failed = end { resume = scheduled.start + (scheduled.event.resumptionOffset ?? .zero) }
+        let resume = InterstitialController.resumeTime(of: scheduled, after: end)
         emit(.breakEnded(eventID: id, end: end, resumeAt: resume))
         if end != .seekedAway, let next = interstitials.nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
             enterBreak(next, offset: .zero)
@@ -254,21 +242,12 @@ extension PlaybackMachine {
         if let end = primaryEnd, !(primaryPosition < end), interstitials.nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
-        // Breaks the resumption passes wholly are not played; one it lands inside is joined.
-        for skipped in interstitials.breaks where skipped.start < resume && !interstitials.consumed.contains(skipped.id) && skipped.start > scheduled.start {
-            if let duration = skipped.duration, resume < skipped.start + duration { continue }
-            interstitials.consumed.insert(skipped.id)
-        }
+        interstitials.passBreaks(after: scheduled, resumingAt: resume)
     }
 
     mutating func updateSkippable() {
         guard let playing = current else { return }
-        var skippable = false
-        // X-RESTRICT=SKIP wins over a skip control, as the transport bar has it (TransportBar.isSkippable).
-        if let skip = interstitials.effectiveSkipControl(playing.scheduled), !playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
-            let offset = breakOffset(playing)
-            skippable = !(offset < skip.offset) && (skip.duration.map { offset < skip.offset + $0 } ?? true)
-        }
+        let skippable = interstitials.isSkippable(playing.scheduled, at: breakOffset(playing))
         if skippable != playing.skippable {
             current?.skippable = skippable
             emit(.skippableChanged(eventID: playing.scheduled.id, skippable: skippable))

@@ -146,13 +146,10 @@ extension PlaybackMachine {
         if let at = media.hostTime(when: stream, reaches: end) { visit(at, .assetEnd) }
         if bufferEnd < end, let at = media.hostTime(when: stream, reaches: bufferEnd) { visit(at, .assetDry) }
         if let at = media.fetchDeadline(of: stream, at: time, bufferEnd: bufferEnd) { visit(at, .assetFetch) }
-        if let skip = interstitials.effectiveSkipControl(playing.scheduled) {
-            let offset = breakOffset(playing)
-            for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
-                if let at = media.hostTime(when: stream, reaches: edge - playing.assetStartOffset) {
-                    visit(at, .skipChange)
-                    break
-                }
+        for edge in interstitials.skipChanges(of: playing.scheduled, after: breakOffset(playing)) {
+            if let at = media.hostTime(when: stream, reaches: edge - playing.assetStartOffset) {
+                visit(at, .skipChange)
+                break
             }
         }
     }
@@ -256,22 +253,13 @@ extension PlaybackMachine {
         syncTimeControl()
     }
 
-    /// Enters the next break when the playhead is at it, or inside its range: joining live, or
-    /// resuming from an earlier break into it (it is joined at the offset, as a live join is).
-    /// A join (PRE) event at the playhead plays first, before a break the start lands inside.
+    /// Enters the next break when the playhead is at it or inside its range
+    /// (``InterstitialController/dueBreak(at:)``), or passes it.
     mutating func enterDueBreak() {
-        guard let next = interstitials.nextBreak() else { return }
-        let time = primaryPosition
-        guard !(time < next.start) else { return }
-        let late = time - next.start
-        if late < MediaTime(value: 1, timescale: 1000) {
-            enterBreak(next, offset: .zero)
-        } else if let join = interstitials.breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
-            enterBreak(join, offset: .zero)
-        } else if let duration = next.duration, late < duration {
-            enterBreak(next, offset: late)
-        } else {
-            interstitials.consumed.insert(next.id)
+        switch interstitials.dueBreak(at: primaryPosition) {
+        case .enter(let scheduled, let offset)?: enterBreak(scheduled, offset: offset)
+        case .pass(let scheduled)?: interstitials.consumed.insert(scheduled.id)
+        case nil: break
         }
     }
 

@@ -260,7 +260,7 @@ public struct PlaybackMachine: Sendable {
     /// X-RESTRICT=SKIP plays at the default rate only.
     func interstitialRate(_ rate: Double) -> Double {
         guard rate != 0, let playing = current else { return rate }
-        return playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? configuration.defaultRate : rate
+        return InterstitialController.requiresPreferredRate(playing.scheduled) ? configuration.defaultRate : rate
     }
 
     mutating func setRate(_ rate: Double, originator: ChangeOriginator) {
