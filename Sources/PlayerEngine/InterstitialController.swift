@@ -7,47 +7,47 @@ import MediaTime
 /// that places them on the primary timeline, which breaks this pass has played, and the integrated
 /// timeline's segments. A value with no clock and no I/O: positions come in as parameters, and
 /// what changed comes back as events to report.
-struct InterstitialController: Sendable {
+package struct InterstitialController: Sendable {
     /// The events of the primary media playlist.
-    var playlistEvents: [InterstitialEvent] = []
+    package var playlistEvents: [InterstitialEvent] = []
     /// The app's (client-side) events.
-    var clientEvents: [InterstitialEvent] = []
+    package var clientEvents: [InterstitialEvent] = []
     /// What is known of each break's asset list, by event.
-    var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
+    package var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
     /// The asset lists on their way, by event: their load ids.
-    var assetListRequests: [String: UInt64] = [:]
+    package var assetListRequests: [String: UInt64] = [:]
     /// Where each asset list came from (its assets' URIs resolve against it).
-    var assetListURLs: [String: String] = [:]
+    package var assetListURLs: [String: String] = [:]
     /// The events played that play once (X-CUE ONCE): the schedule leaves them out after.
-    var playedOnce: Set<String> = []
+    package var playedOnce: Set<String> = []
     /// The breaks played (or passed over) in this pass.
-    var consumed: Set<String> = [] {
+    package var consumed: Set<String> = [] {
         didSet { updateNextBreakIndex() }
     }
-    var schedule: InterstitialSchedule? {
+    package var schedule: InterstitialSchedule? {
         didSet { breaks = schedule?.breaks ?? [] }
     }
     /// The schedule's breaks, in order (kept: the schedule computes them on each access).
-    var breaks: [InterstitialSchedule.Break] = [] {
+    package var breaks: [InterstitialSchedule.Break] = [] {
         didSet { updateNextBreakIndex() }
     }
     /// The index in `breaks` of the first break not consumed (kept: asked at every input).
-    private(set) var nextBreakIndex: Int?
+    package private(set) var nextBreakIndex: Int?
     /// The integrated timeline's segments as last reported.
-    var lastSegments: [IntegratedTimeline.Segment] = []
+    package var lastSegments: [IntegratedTimeline.Segment] = []
     /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
     /// loaded, by event identifier: the primary time of the range's start.
-    var preloadPoints: [String: MediaTime] = [:]
+    package var preloadPoints: [String: MediaTime] = [:]
     /// The event identifiers last reported.
-    var playlistEventsSeen: [String] = []
+    package var playlistEventsSeen: [String] = []
 
     /// A controller with no events but the app's `clientEvents`.
-    init(clientEvents: [InterstitialEvent] = []) {
+    package init(clientEvents: [InterstitialEvent] = []) {
         self.clientEvents = clientEvents
     }
 
     /// Every event: the playlist's, then the app's that the playlist does not define.
-    var mergedEvents: [InterstitialEvent] {
+    package var mergedEvents: [InterstitialEvent] {
         guard !clientEvents.isEmpty else { return playlistEvents }
         let ids = Set(playlistEvents.map(\.identifier))
         return playlistEvents + clientEvents.filter { !ids.contains($0.identifier) }
@@ -57,7 +57,7 @@ struct InterstitialController: Sendable {
     /// reload, an asset list, a played-once event or new client events; `playing` is the break
     /// being played, which stays in the schedule even if it plays once. Returns what changed, as
     /// events to report.
-    mutating func refresh(timeline: PrimaryTimeline, playlist: MediaPlaylist?, startTime: MediaTime?, playing: String?) -> [PlayerEvent.Kind] {
+    package mutating func refresh(timeline: PrimaryTimeline, playlist: MediaPlaylist?, startTime: MediaTime?, playing: String?) -> [PlayerEvent.Kind] {
         var changes: [PlayerEvent.Kind] = []
         let events = mergedEvents
         let previousIDs = playlistEventsSeen
@@ -85,7 +85,7 @@ struct InterstitialController: Sendable {
     /// range; this one takes its start, so that runs are repeatable. A playlist with EXT-X-ENDLIST
     /// has none that count, and a range whose X-TARGET-CLASS is not the interstitial class is
     /// ignored.
-    static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
+    package static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
         guard let playlist, !playlist.hasEndList else { return [:] }
         var points: [String: MediaTime] = [:]
         for range in playlist.consolidatedDateRanges where range.className == DateRange.preloadClass {
@@ -99,7 +99,7 @@ struct InterstitialController: Sendable {
 
     /// Where a break's asset list is asked for: `lead` before its start, or earlier where a
     /// preload date range says so (never later than the lead).
-    func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break, lead: MediaTime) -> MediaTime {
+    package func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break, lead: MediaTime) -> MediaTime {
         let lead = scheduled.start - lead
         guard let point = preloadPoints[scheduled.id] else { return lead }
         return MediaTime.min(point, lead)
@@ -107,13 +107,13 @@ struct InterstitialController: Sendable {
 
     /// Whether a break's asset list is still to be asked for: it has one, not known and not on
     /// its way, and the break has not been played in this pass.
-    func wantsAssetList(_ scheduled: InterstitialSchedule.Break) -> Bool {
+    package func wantsAssetList(_ scheduled: InterstitialSchedule.Break) -> Bool {
         scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id)
     }
 
     /// A break's first asset as written (no URL built: deadlines ask whether there is one at
     /// every input), once known (its asset list resolved, or X-ASSET-URI).
-    func firstAssetURI(of scheduled: InterstitialSchedule.Break) -> String? {
+    package func firstAssetURI(of scheduled: InterstitialSchedule.Break) -> String? {
         let event = scheduled.event
         if event.assetListURI != nil {
             guard case .resolved(let list)? = assetLists[event.identifier] else { return nil }
@@ -124,13 +124,13 @@ struct InterstitialController: Sendable {
 
     /// What a break's asset URIs resolve against: its asset list's URL once the list is
     /// resolved, else `primaryBase`.
-    func assetBase(for eventID: String, primaryBase: String?) -> String? {
+    package func assetBase(for eventID: String, primaryBase: String?) -> String? {
         guard case .resolved? = assetLists[eventID] else { return primaryBase }
         return assetListURLs[eventID] ?? primaryBase
     }
 
     /// The skip control in force for a break: the event's, as the asset list overrides it.
-    func effectiveSkipControl(_ scheduled: InterstitialSchedule.Break) -> InterstitialEvent.SkipControl? {
+    package func effectiveSkipControl(_ scheduled: InterstitialSchedule.Break) -> InterstitialEvent.SkipControl? {
         var control = scheduled.event.skipControl
         if case .resolved(let list)? = assetLists[scheduled.id], let override = list.skipControl {
             control = override.applied(to: control)
@@ -141,12 +141,12 @@ struct InterstitialController: Sendable {
     // MARK: The breaks of this pass
 
     /// The first break not yet played in this pass.
-    func nextBreak() -> InterstitialSchedule.Break? {
+    package func nextBreak() -> InterstitialSchedule.Break? {
         nextBreakIndex.map { breaks[$0] }
     }
 
     /// The breaks from the first not consumed on (every earlier one is consumed).
-    var breaksNotConsumed: ArraySlice<InterstitialSchedule.Break> { breaks[(nextBreakIndex ?? breaks.endIndex)...] }
+    package var breaksNotConsumed: ArraySlice<InterstitialSchedule.Break> { breaks[(nextBreakIndex ?? breaks.endIndex)...] }
 
     /// Keeps ``nextBreakIndex`` as `breaks` and `consumed` change.
     private mutating func updateNextBreakIndex() {
@@ -159,7 +159,7 @@ struct InterstitialController: Sendable {
     /// Breaks at exactly `time` that had already played stay played when `eventID` is `nil`: a
     /// jump to where a break starts, made after it played (a coordinator placing the player where
     /// the group is), lands after the break, not before it.
-    mutating func markConsumed(before time: MediaTime, including eventID: String?) {
+    package mutating func markConsumed(before time: MediaTime, including eventID: String?) {
         let previous = consumed
         consumed = []
         for scheduled in breaks {
@@ -172,13 +172,13 @@ struct InterstitialController: Sendable {
     // MARK: The integrated timeline
 
     /// The integrated timeline's segment of a break.
-    func segment(ofEvent eventID: String) -> IntegratedTimeline.Segment? {
+    package func segment(ofEvent eventID: String) -> IntegratedTimeline.Segment? {
         lastSegments.first { $0.eventID == eventID }
     }
 
     /// The primary segment of the integrated timeline that plays primary time `time` (or the last
     /// one before it).
-    func primarySegment(containing time: MediaTime) -> IntegratedTimeline.Segment? {
+    package func primarySegment(containing time: MediaTime) -> IntegratedTimeline.Segment? {
         var best: IntegratedTimeline.Segment?
         for segment in lastSegments where segment.segmentType == .primary {
             let source = segment.timeMapping.source
