@@ -4,9 +4,11 @@ import MediaTime
 
 /// The whole player as a state machine: commands, load results and the passing of host time go
 /// in; loads to start or cancel and events to report come out. It owns the queue of items, the
-/// primary playhead and buffer, the interstitial player and its event controller, and the live
-/// integrated timeline. ``Player`` is the shell that performs its actions on a real or virtual
-/// clock.
+/// item's phase, the time-control status and the interstitial player; the event controller and
+/// the integrated timeline are an ``InterstitialController``, and the media (streams, their loads,
+/// buffers and playheads) a playback backend it drives through ``PlaybackCommand``s and hears
+/// from through ``PlaybackReport``s: today the headless one. ``Player`` is the shell that performs
+/// its actions on a real or virtual clock.
 ///
 /// Host time is a `Duration` from the clock's zero. Every input is handled at a host time `now`
 /// that never goes backwards; anything due earlier (the buffer running dry, a break's start, a
