@@ -14,26 +14,14 @@ extension PlaybackMachine {
         }
     }
 
-    /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
-    func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
-        guard let uri = interstitials.firstAssetURI(of: scheduled) else { return nil }
-        let event = scheduled.event
-        var base = media.primaryBaseURL
-        if event.assetListURI != nil { base = interstitials.assetListURLs[event.identifier] ?? base }
-        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
-    }
-
     /// Loads the first asset of the next break (its playlist and a little media) once the break is
-    /// within the preload lead, so that the interstitial player starts without a gap; forgets
-    /// preloads of breaks that will not play.
+    /// within the preload lead, and forgets preloads of breaks that will not play, as the event
+    /// controller decides (``InterstitialController/preloadCommands(preloads:playing:at:lead:primaryBase:primaryID:)``).
     mutating func preloadNextBreak() {
-        guard let schedule = interstitials.schedule else { return }
-        for id in media.preloadedEventIDs where (interstitials.consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
-            if let stream = media.preloadedStream(for: id) { perform(.cancelPreload(stream)) }
-        }
-        guard current == nil, let next = interstitials.nextBreak(), !media.hasPreload(for: next.id) else { return }
-        guard !(primaryPosition < next.start - configuration.preloadLead), let url = firstAssetURL(of: next) else { return }
-        perform(.preload(.asset(eventID: next.id, index: 0), url: url))
+        let preloads = media.preloadedEventIDs.compactMap { id in media.preloadedStream(for: id).map { (eventID: id, stream: $0) } }
+        let commands = interstitials.preloadCommands(preloads: preloads, playing: current?.scheduled.id, at: primaryPosition, lead: configuration.preloadLead,
+                                                     primaryBase: media.primaryBaseURL, primaryID: primaryID)
+        for command in commands { perform(command) }
     }
 
     /// Loads the current break's next asset (its playlist and a little media) once the current
@@ -51,11 +39,9 @@ extension PlaybackMachine {
         perform(.preload(.asset(eventID: playing.scheduled.id, index: index), url: url))
     }
 
-    /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
-    /// primary's.
+    /// The URL of an asset of a break (``InterstitialController/assetURL(_:eventID:primaryBase:primaryID:)``).
     func assetURL(_ uri: String, eventID: String) -> String {
-        let base = interstitials.assetBase(for: eventID, primaryBase: media.primaryBaseURL)
-        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
+        interstitials.assetURL(uri, eventID: eventID, primaryBase: media.primaryBaseURL, primaryID: primaryID)
     }
 
     /// Asks for the asset lists of breaks coming within the lead time.

@@ -84,6 +84,23 @@ struct InterstitialControllerTests {
         #expect(!controller.isSkippable(restricted, at: Self.seconds(7)))
     }
 
+    @Test("the next break's first asset is preloaded from the lead on and not while a break plays, and a preload of a played break is forgotten once it no longer plays")
+    func preloads() throws {
+        var (controller, _) = try Self.controller()
+        func commands(_ preloads: [(eventID: String, stream: PlaybackStream)] = [], playing: String? = nil, at seconds: Int64) -> [PlaybackCommand] {
+            controller.preloadCommands(preloads: preloads, playing: playing, at: Self.seconds(seconds), lead: Self.seconds(5),
+                                       primaryBase: "http://origin.test/main.m3u8", primaryID: "P1")
+        }
+        let first = PlaybackStream.asset(eventID: "p", index: 0)
+        #expect(commands(at: 4).isEmpty)
+        #expect(commands(at: 5) == [.preload(first, url: "http://origin.test/ads/p.m3u8?_HLS_primary_id=P1")])
+        #expect(commands([("p", first)], at: 6).isEmpty)
+        #expect(commands(playing: "p", at: 6).isEmpty)
+        controller.consumed.insert("p")
+        #expect(commands([("p", first)], playing: "p", at: 10).isEmpty)
+        #expect(commands([("p", first)], at: 10) == [.cancelPreload(first)])
+    }
+
     @Test("joining a break's assets at an offset lands in the asset it falls in, as far as the durations are known")
     func assetEntry() {
         let assets = [AssetList.Asset(uri: "a", duration: Self.seconds(5)), AssetList.Asset(uri: "b", duration: Self.seconds(10)), AssetList.Asset(uri: "c", duration: nil)]
