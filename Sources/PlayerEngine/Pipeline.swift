@@ -7,11 +7,8 @@ import MediaTime
 /// playlist, live reloads), its segments ahead of a playhead, variant choice and failover. The
 /// primary item has one; each interstitial asset gets its own while it plays.
 struct Pipeline: Sendable {
-    /// Whose pipeline.
-    enum Role: Sendable, Hashable {
-        case primary
-        case asset(eventID: String, index: Int)
-    }
+    /// Whose pipeline: the stream it feeds in the playback backend.
+    typealias Role = PlaybackStream
 
     struct Variant: Sendable, Hashable {
         var url: String

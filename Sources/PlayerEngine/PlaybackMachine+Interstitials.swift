@@ -5,140 +5,54 @@ import MediaTime
 extension PlaybackMachine {
     // MARK: The event controller
 
-    /// Every event: the playlist's, then the app's that the playlist does not define.
-    var mergedEvents: [InterstitialEvent] {
-        guard !clientEvents.isEmpty else { return playlistEvents }
-        let ids = Set(playlistEvents.map(\.identifier))
-        return playlistEvents + clientEvents.filter { !ids.contains($0.identifier) }
-    }
-
     /// Rebuilds the schedule after a reload, an asset list, a played-once event or new client
     /// events, and reports what changed.
     mutating func refreshSchedule() {
-        guard let timeline = primary?.timeline else { return }
-        let events = mergedEvents
-        let previousIDs = playlistEventsSeen
-        var once = playedOnce
-        if let playing = current { once.remove(playing.scheduled.id) }
-        let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
-        schedule = updated
-        preloadPoints = timeline.isLive ? Self.preloadPoints(in: primary?.playlist, on: timeline) : [:]
-        let ids = events.map(\.identifier)
-        if ids != previousIDs {
-            playlistEventsSeen = ids
-            emit(.interstitialEventsChanged(ids: ids))
+        guard let timeline = media.primaryTimeline else { return }
+        for change in interstitials.refresh(timeline: timeline, playlist: media.primaryPlaylist, startTime: startTime, playing: current?.scheduled.id) {
+            emit(change)
         }
-        let segments = IntegratedTimeline.Snapshot(schedule: updated).segments
-        if segments != lastSegments {
-            let hadSegments = !lastSegments.isEmpty
-            lastSegments = segments
-            if hadSegments { emit(.timelineChanged(reasons: [.segmentsChanged])) }
-        }
-    }
-
-    /// The preload date ranges (Appendix F) of a live playlist that name an interstitial: where each
-    /// asks for its target's asset list to be loaded. The client may pick any point inside the
-    /// range; this one takes its start, so that runs are repeatable. A playlist with EXT-X-ENDLIST
-    /// has none that count, and a range whose X-TARGET-CLASS is not the interstitial class is
-    /// ignored.
-    static func preloadPoints(in playlist: MediaPlaylist?, on timeline: PrimaryTimeline) -> [String: MediaTime] {
-        guard let playlist, !playlist.hasEndList else { return [:] }
-        var points: [String: MediaTime] = [:]
-        for range in playlist.consolidatedDateRanges where range.className == DateRange.preloadClass {
-            guard range.preloadURI != nil, let target = range.preloadTargetID, range.preloadTargetClass == DateRange.interstitialClass,
-                let date = range.startDate, let time = timeline.time(for: date)
-            else { continue }
-            points[target] = points[target].map { MediaTime.min($0, time) } ?? time
-        }
-        return points
-    }
-
-    /// Where a break's asset list is asked for: the asset-list lead before its start, or earlier
-    /// where a preload date range says so (never later than the lead).
-    func assetListLoadPoint(_ scheduled: InterstitialSchedule.Break) -> MediaTime {
-        let lead = scheduled.start - configuration.assetListLead
-        guard let point = preloadPoints[scheduled.id] else { return lead }
-        return MediaTime.min(point, lead)
-    }
-
-    /// The URL of a break's first asset, once known (its asset list resolved, or X-ASSET-URI).
-    func firstAssetURL(of scheduled: InterstitialSchedule.Break) -> String? {
-        guard let uri = firstAssetURI(of: scheduled) else { return nil }
-        let event = scheduled.event
-        var base = primary?.mediaURL ?? primary?.rootURL
-        if event.assetListURI != nil { base = assetListURLs[event.identifier] ?? base }
-        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
-    }
-
-    /// A break's first asset as written (no URL built: deadlines ask whether there is one at
-    /// every input), once known.
-    func firstAssetURI(of scheduled: InterstitialSchedule.Break) -> String? {
-        let event = scheduled.event
-        if event.assetListURI != nil {
-            guard case .resolved(let list)? = assetLists[event.identifier] else { return nil }
-            return list.assets.first?.uri
-        }
-        return event.assetURIs.first
     }
 
     /// Loads the first asset of the next break (its playlist and a little media) once the break is
-    /// within the preload lead, so that the interstitial player starts without a gap; forgets
-    /// preloads of breaks that will not play.
+    /// within the preload lead, and forgets preloads of breaks that will not play, as the event
+    /// controller decides (``InterstitialController/preloadCommands(preloads:playing:at:lead:primaryBase:primaryID:)``).
     mutating func preloadNextBreak() {
-        guard let schedule else { return }
-        for id in preloaded.keys.sorted() where (consumed.contains(id) && current?.scheduled.id != id) || schedule.scheduledBreak(id: id) == nil {
-            if let pipeline = preloaded.removeValue(forKey: id) {
-                for pendingID in [pipeline.playlistRequest, pipeline.segmentRequest].compactMap({ $0 }) {
-                    pending[pendingID] = nil
-                    actions.append(.cancelLoad(id: pendingID))
-                }
-                retries.removeAll { $0.pending.role == pipeline.role }
-            }
-        }
-        guard current == nil, let next = nextBreak(), preloaded[next.id] == nil else { return }
-        guard !(primaryPosition < next.start - configuration.preloadLead), let url = firstAssetURL(of: next) else { return }
-        let role = Pipeline.Role.asset(eventID: next.id, index: 0)
-        var pipeline = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
-        pipeline.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-        preloaded[next.id] = pipeline
+        let preloads = media.preloadedEventIDs.compactMap { id in media.preloadedStream(for: id).map { (eventID: id, stream: $0) } }
+        let commands = interstitials.preloadCommands(preloads: preloads, playing: current?.scheduled.id, at: primaryPosition, lead: configuration.preloadLead,
+                                                     primaryBase: media.primaryBaseURL, primaryID: primaryID)
+        for command in commands { perform(command) }
     }
 
     /// Loads the current break's next asset (its playlist and a little media) once the current
     /// asset is buffered to its end, so that the next one starts without a gap.
     mutating func preloadNextAsset() {
         guard let playing = current, let assets = playing.assets, playing.assetIndex + 1 < assets.count,
-            preloaded[playing.scheduled.id] == nil, let pipeline = playing.pipeline, pipeline.isReady
+            !media.hasPreload(for: playing.scheduled.id), let stream = playing.stream, media.isReady(stream)
         else { return }
-        let time = playing.clock.itemTime(atHost: now)
-        let end = assetEnd(playing, pipeline)
-        guard !(time + pipeline.buffer.bufferedAhead(of: time) < end) else { return }
+        let time = assetPosition(playing)
+        let end = assetEnd(playing, stream)
+        guard !(time + media.bufferedAhead(of: stream, at: time) < end) else { return }
         if let limit = playing.scheduled.event.playoutLimit, !(playing.assetStartOffset + end < limit) { return }
         let index = playing.assetIndex + 1
         let url = assetURL(assets[index].uri, eventID: playing.scheduled.id)
-        let role = Pipeline.Role.asset(eventID: playing.scheduled.id, index: index)
-        var ahead = Pipeline(role: role, rootURL: url, forwardTarget: configuration.resumeThreshold)
-        ahead.playlistRequest = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-        preloaded[playing.scheduled.id] = ahead
+        perform(.preload(.asset(eventID: playing.scheduled.id, index: index), url: url))
     }
 
-    /// The URL of an asset of a break: against the asset list's URL once it is resolved, else the
-    /// primary's.
+    /// The URL of an asset of a break (``InterstitialController/assetURL(_:eventID:primaryBase:primaryID:)``).
     func assetURL(_ uri: String, eventID: String) -> String {
-        let base = assetLists[eventID].flatMap { state -> String? in
-            if case .resolved = state { return pendingAssetListURL(eventID) } else { return nil }
-        } ?? primary?.mediaURL ?? primary?.rootURL
-        return InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID)
+        interstitials.assetURL(uri, eventID: eventID, primaryBase: media.primaryBaseURL, primaryID: primaryID)
     }
 
     /// Asks for the asset lists of breaks coming within the lead time.
     mutating func requestAssetListsAhead() {
-        guard schedule != nil else { return }
+        guard interstitials.schedule != nil else { return }
         let anchor = current == nil ? primaryPosition : primaryAnchor
-        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil {
-            guard assetLists[scheduled.id] == nil, assetListRequests[scheduled.id] == nil, !consumed.contains(scheduled.id) else { continue }
+        for scheduled in interstitials.breaksNotConsumed where scheduled.event.assetListURI != nil {
+            guard interstitials.wantsAssetList(scheduled) else { continue }
             // Load points follow the breaks' order unless preload ranges move some earlier.
-            guard !(anchor < assetListLoadPoint(scheduled)) else {
-                if preloadPoints.isEmpty { break } else { continue }
+            guard !(anchor < interstitials.assetListLoadPoint(scheduled, lead: configuration.assetListLead)) else {
+                if interstitials.preloadPoints.isEmpty { break } else { continue }
             }
             // Joining live inside the break, or resuming into it from an earlier break.
             var joinOffset: MediaTime?
@@ -148,14 +62,13 @@ extension PlaybackMachine {
     }
 
     mutating func requestAssetList(_ event: InterstitialEvent, startOffset: MediaTime?) {
-        guard let uri = event.assetListURI, assetListRequests[event.identifier] == nil else { return }
-        let base = primary?.mediaURL ?? primary?.rootURL
-        let url = InterstitialRequest.url(uri, relativeTo: base, primaryID: primaryID, startOffset: startOffset)
-        assetListRequests[event.identifier] = request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
+        guard let uri = event.assetListURI, interstitials.assetListRequests[event.identifier] == nil else { return }
+        let url = InterstitialRequest.url(uri, relativeTo: media.primaryBaseURL, primaryID: primaryID, startOffset: startOffset)
+        interstitials.assetListRequests[event.identifier] = media.request(.assetList(eventID: event.identifier), ResourceRequest(url: url))
     }
 
     mutating func assetListArrived(eventID: String, state: InterstitialSchedule.AssetListState) {
-        assetLists[eventID] = state
+        interstitials.assetLists[eventID] = state
         switch state {
         case .resolved(let list): emit(.assetListResponse(eventID: eventID, status: .available(assets: list.assets.count)))
         case .failed(let reason): emit(.assetListResponse(eventID: eventID, status: .failed(reason)))
@@ -163,7 +76,7 @@ extension PlaybackMachine {
         }
         refreshSchedule()
         if current?.scheduled.id == eventID, current?.assets == nil {
-            if let scheduled = schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
+            if let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) { current?.scheduled = scheduled }
             resolveAssets()
         }
     }
@@ -175,34 +88,34 @@ extension PlaybackMachine {
     mutating func placeStart(_ start: MediaTime, on timeline: PrimaryTimeline) {
         var start = start
         if !timeline.isLive,
-            let covering = breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
+            let covering = interstitials.breaks.first(where: { $0.event.cue == .none && $0.start < start && start < $0.resumeTime })
         {
             start = covering.start
             startTime = start
-            clock = MediaClock(item: start, host: now)
+            perform(.seek(.primary, to: start))
             refreshSchedule()
         }
-        for scheduled in breaks where scheduled.start < start {
+        for scheduled in interstitials.breaks where scheduled.start < start {
             if timeline.isLive, let duration = scheduled.duration, start < scheduled.start + duration { continue }
-            consumed.insert(scheduled.id)
+            interstitials.consumed.insert(scheduled.id)
         }
     }
 
     // MARK: The interstitial player
 
     mutating func enterBreak(_ scheduled: InterstitialSchedule.Break, offset: MediaTime) {
-        consumed.insert(scheduled.id)
-        if scheduled.event.willPlayOnce { playedOnce.insert(scheduled.id) }
+        interstitials.consumed.insert(scheduled.id)
+        if scheduled.event.willPlayOnce { interstitials.playedOnce.insert(scheduled.id) }
         var playing = BreakPlayback(scheduled: scheduled)
-        playing.entryOffset = offset
         // Until its first asset starts, the break stands at the offset it was entered at.
-        playing.clock.seek(to: offset, atHost: now)
+        playing.entryOffset = offset
         playing.thenPosition = pendingThen
         pendingThen = nil
         playing.timeControl.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
         playing.timeControl.resumeThreshold = configuration.resumeThreshold
         playing.timeControl.hasItem = true
         current = playing
+        perform(.present(nil))
         let interstitial = interstitialRate(timeControl.requestedRate)
         current?.timeControl.setRate(interstitial)
         emit(.currentEventChanged(id: scheduled.id))
@@ -217,7 +130,7 @@ extension PlaybackMachine {
         let event = playing.scheduled.event
         var assets: [AssetList.Asset]
         if event.assetListURI != nil {
-            switch assetLists[event.identifier] {
+            switch interstitials.assetLists[event.identifier] {
             case .resolved(let list)?:
                 assets = list.assets
             case .failed(let reason)?:
@@ -235,15 +148,8 @@ extension PlaybackMachine {
             endBreak(.completed)
             return
         }
-        // Joining in progress: find the asset the offset falls in, from the durations known.
-        var index = 0
-        var start = MediaTime.zero
-        var entry = playing.entryOffset
-        while index + 1 < assets.count, let duration = assets[index].duration, !(entry < duration) {
-            entry = entry - duration
-            start = start + duration
-            index += 1
-        }
+        // Joining in progress: the asset the offset falls in, from the durations known.
+        let (index, start, entry) = InterstitialController.assetEntry(in: assets, at: playing.entryOffset)
         startAsset(index, startingAt: start, entry: entry)
     }
 
@@ -251,15 +157,14 @@ extension PlaybackMachine {
         guard var playing = current, let assets = playing.assets, index < assets.count else { return }
         let eventID = playing.scheduled.id
         let url = assetURL(assets[index].uri, eventID: eventID)
-        let role = Pipeline.Role.asset(eventID: eventID, index: index)
+        let role = PlaybackStream.asset(eventID: eventID, index: index)
         playing.assetIndex = index
         playing.assetStartOffset = breakOffset
         playing.assetEntryOffset = entry
-        var ahead = entry.isZero && preloaded[eventID]?.role == role ? preloaded.removeValue(forKey: eventID) : nil
-        if ahead?.rootURL != url { ahead = nil }
-        ahead?.buffer.forwardTarget = configuration.forwardBufferDuration
-        playing.pipeline = ahead ?? Pipeline(role: role, rootURL: url, forwardTarget: configuration.forwardBufferDuration)
-        playing.clock = MediaClock(item: entry, host: now)
+        if let previous = playing.stream, previous != role { perform(.close(previous)) }
+        playing.stream = role
+        perform(.open(role, url: url, at: entry))
+        perform(.present(role))
         var control = TimeControl()
         control.automaticallyWaitsToMinimizeStalls = timeControl.automaticallyWaitsToMinimizeStalls
         control.resumeThreshold = configuration.resumeThreshold
@@ -267,29 +172,25 @@ extension PlaybackMachine {
         control.setRate(interstitialRate(timeControl.requestedRate))
         playing.timeControl = control
         current = playing
-        if ahead == nil {
-            let id = request(.playlist(role, .assetPlaylist), ResourceRequest(url: url))
-            current?.pipeline?.playlistRequest = id
-        }
         emit(.assetStarted(eventID: eventID, index: index, url: url))
     }
 
-    /// The URL an event's asset list came from (its assets' URIs resolve against it).
-    func pendingAssetListURL(_ eventID: String) -> String? {
-        assetListURLs[eventID]
+    /// Closes the current break's asset in the backend, if one is open.
+    mutating func closeBreakAsset() {
+        if let stream = current?.stream { perform(.close(stream)) }
     }
 
     mutating func assetBecameReady() {
-        guard let playing = current, let pipeline = playing.pipeline, let end = pipeline.timeline?.end else { return }
+        guard let playing = current, let stream = playing.stream, let end = media.end(of: stream) else { return }
         if !(playing.assetEntryOffset < end) { assetFinished() }
     }
 
     /// The current asset ended: the next one, or the end of the break.
     mutating func assetFinished() {
-        guard let playing = current, let pipeline = playing.pipeline else { return }
-        let end = assetEnd(playing, pipeline)
+        guard let playing = current, let stream = playing.stream else { return }
+        let end = assetEnd(playing, stream)
         let offset = playing.assetStartOffset + end
-        cancelLoads(of: pipeline.role)
+        perform(.close(stream))
         if let limit = playing.scheduled.event.playoutLimit, !(offset < limit) {
             endBreak(.playoutLimitReached)
         } else if let assets = playing.assets, playing.assetIndex + 1 < assets.count {
@@ -304,19 +205,15 @@ extension PlaybackMachine {
     mutating func endBreak(_ end: BreakEnd) {
         guard let playing = current else { return }
         let id = playing.scheduled.id
-        if let role = playing.pipeline?.role { cancelLoads(of: role) }
-        if case .failed(let reason) = end, assetLists[id].map({ if case .resolved = $0 { return true } else { return false } }) ?? true {
-            // The asset failed, or an X-ASSET-URI break: treat it as a failed list for the schedule
-            // (resumption offset 0 unless given, D.5).
-            assetLists[id] = .failed(reason)
-        }
+        closeBreakAsset()
+        interstitials.breakEnded(id, end)
         current = nil
+        perform(.present(.primary))
         refreshSchedule()
-        let scheduled = schedule?.scheduledBreak(id: id) ?? playing.scheduled
-        var resume = scheduled.resumeTime
-        if case .failed = end { resume = scheduled.start + (scheduled.event.resumptionOffset ?? .zero) }
+        let scheduled = interstitials.schedule?.scheduledBreak(id: id) ?? playing.scheduled
+        let resume = InterstitialController.resumeTime(of: scheduled, after: end)
         emit(.breakEnded(eventID: id, end: end, resumeAt: resume))
-        if end != .seekedAway, let next = nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
+        if end != .seekedAway, let next = interstitials.nextBreak(), next.start == scheduled.start, playing.thenPosition == nil {
             enterBreak(next, offset: .zero)
             return
         }
@@ -328,33 +225,15 @@ extension PlaybackMachine {
             return
         }
         if resume != primaryPosition { moveTo(primaryTime: resume, originator: .player) }
-        if let end = primary?.end, !(primaryPosition < end), nextBreak().map({ end < $0.start }) ?? true {
+        if let end = primaryEnd, !(primaryPosition < end), interstitials.nextBreak().map({ end < $0.start }) ?? true {
             playedToEnd()
         }
-        // Breaks the resumption passes wholly are not played; one it lands inside is joined.
-        for skipped in breaks where skipped.start < resume && !consumed.contains(skipped.id) && skipped.start > scheduled.start {
-            if let duration = skipped.duration, resume < skipped.start + duration { continue }
-            consumed.insert(skipped.id)
-        }
-    }
-
-    /// The skip control in force: the event's, as the asset list overrides it.
-    func effectiveSkipControl(_ playing: BreakPlayback) -> InterstitialEvent.SkipControl? {
-        var control = playing.scheduled.event.skipControl
-        if case .resolved(let list)? = assetLists[playing.scheduled.id], let override = list.skipControl {
-            control = override.applied(to: control)
-        }
-        return control
+        interstitials.passBreaks(after: scheduled, resumingAt: resume)
     }
 
     mutating func updateSkippable() {
         guard let playing = current else { return }
-        var skippable = false
-        // X-RESTRICT=SKIP wins over a skip control, as the transport bar has it (TransportBar.isSkippable).
-        if let skip = effectiveSkipControl(playing), !playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
-            let offset = breakOffset(playing)
-            skippable = !(offset < skip.offset) && (skip.duration.map { offset < skip.offset + $0 } ?? true)
-        }
+        let skippable = interstitials.isSkippable(playing.scheduled, at: breakOffset(playing))
         if skippable != playing.skippable {
             current?.skippable = skippable
             emit(.skippableChanged(eventID: playing.scheduled.id, skippable: skippable))
@@ -365,7 +244,7 @@ extension PlaybackMachine {
 
     mutating func seek(id: Int, to target: SeekTarget, originator: ChangeOriginator) {
         if let previous = seekInFlight {
-            seekInFlight = nil
+            setSeekInFlight(nil)
             emit(.seekCompleted(id: previous.id, finished: false))
         }
         guard let snapshot = snapshot(), !isFailed else {
@@ -403,16 +282,16 @@ extension PlaybackMachine {
             return
         }
         let time = primaryPosition
-        if let pipeline = primary, pipeline.buffer.bufferedAhead(of: time) > .zero || pipeline.end.map({ !(time < $0) }) == true {
+        if media.bufferedAhead(of: .primary, at: time) > .zero || primaryEnd.map({ !(time < $0) }) == true {
             emit(.seekCompleted(id: id, finished: true))
         } else {
-            seekInFlight = (id, time)
+            setSeekInFlight(Seek(id: id, target: time))
         }
     }
 
     /// Places playback at `destination` exactly: primary content, or a break at an offset.
     mutating func jump(to destination: IntegratedTimeline.Position, originator: ChangeOriginator) {
-        guard schedule != nil, !isFailed else { return }
+        guard interstitials.schedule != nil, !isFailed else { return }
         switch destination {
         case .primary:
             go(to: destination, originator: originator)
@@ -420,15 +299,15 @@ extension PlaybackMachine {
             if let playing = current, playing.scheduled.id == eventID {
                 // Within the break being played: only the offset moves, within the current asset.
                 let assetTime = offset - playing.assetStartOffset
-                if !assetTime.isNegative, let end = playing.pipeline.map({ assetEnd(playing, $0) }), assetTime < end {
-                    current?.clock.seek(to: assetTime, atHost: now)
+                if !assetTime.isNegative, let stream = playing.stream, assetTime < assetEnd(playing, stream) {
+                    perform(.seek(stream, to: assetTime))
                     return
                 }
             }
-            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            guard let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) else { return }
             if current != nil { endBreak(.seekedAway) }
             moveTo(primaryTime: scheduled.start, originator: originator)
-            markConsumed(before: scheduled.start, including: eventID)
+            interstitials.markConsumed(before: scheduled.start, including: eventID)
             enterBreak(scheduled, offset: offset)
         }
     }
@@ -447,46 +326,26 @@ extension PlaybackMachine {
         case .primary(let time):
             pendingThen = nil
             moveTo(primaryTime: time, originator: originator)
-            markConsumed(before: time, including: nil)
+            interstitials.markConsumed(before: time, including: nil)
         case .interstitial(let eventID, let offset):
-            guard let scheduled = schedule?.scheduledBreak(id: eventID) else { return }
+            guard let scheduled = interstitials.schedule?.scheduledBreak(id: eventID) else { return }
             moveTo(primaryTime: scheduled.start, originator: originator)
-            markConsumed(before: scheduled.start, including: eventID)
+            interstitials.markConsumed(before: scheduled.start, including: eventID)
             let entry = keepingOffset ? MediaTime.max(offset, .zero) : .zero
             if timeControl.requestedRate != 0 || entry > .zero { enterBreak(scheduled, offset: entry) }
         }
     }
 
-    /// After a jump to `time`: breaks before it count as played, those after as not; breaks at
-    /// `time` ahead of `eventID` in the schedule count as played.
-    ///
-    /// Breaks at exactly `time` that had already played stay played when `eventID` is `nil`: a
-    /// jump to where a break starts, made after it played (a coordinator placing the player where
-    /// the group is), lands after the break, not before it.
-    mutating func markConsumed(before time: MediaTime, including eventID: String?) {
-        let previous = consumed
-        consumed = []
-        for scheduled in breaks {
-            if scheduled.id == eventID { break }
-            if scheduled.start < time || (eventID != nil && scheduled.start == time) { consumed.insert(scheduled.id) }
-            if eventID == nil, scheduled.start == time, previous.contains(scheduled.id) { consumed.insert(scheduled.id) }
-        }
-    }
-
     mutating func moveTo(primaryTime destination: MediaTime, originator: ChangeOriginator) {
         var target = destination
-        if let timeline = primary?.timeline {
+        if let timeline = media.primaryTimeline {
             target = MediaTime.max(timeline.start, MediaTime.min(destination, timeline.end))
         }
         hasPlayedToEnd = false
-        if originator != .coordinator { pendingAnchor = nil }
-        if primary?.buffer.bufferedAhead(of: target) == .zero { timeControl.seeked() }
-        clock.seek(to: target, atHost: now)
-        if let id = primary?.segmentRequest, primary?.buffer.bufferedAhead(of: target) == .zero {
-            pending[id] = nil
-            actions.append(.cancelLoad(id: id))
-            primary?.segmentRequest = nil
-        }
+        if originator != .coordinator { dropAnchor() }
+        if media.bufferedAhead(of: .primary, at: target) == .zero { timeControl.seeked() }
+        perform(.seek(.primary, to: target))
+        media.abandonFetch(of: .primary, unlessBufferedAt: target)
         // A break's resumption moves primary time but not integrated time.
         for index in observers.indices where originator != .player || observers[index].domain == .primary {
             observers[index].lastTime = time(in: observers[index].domain)
@@ -513,19 +372,19 @@ extension PlaybackMachine {
         switch domain {
         case .primary:
             guard current == nil else { return nil }
-            return clock.hostTime(whenItemReaches: target)
+            return media.hostTime(when: .primary, reaches: target)
         case .integrated:
             if let playing = current {
-                guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }),
+                guard let segment = interstitials.segment(ofEvent: playing.scheduled.id),
                     !(target < segment.timeMapping.target.start), !(segment.timeMapping.target.end < target)
                 else { return nil }
                 let offset = target - segment.timeMapping.target.start - playing.assetStartOffset
-                return playing.clock.hostTime(whenItemReaches: offset)
+                return playing.stream.flatMap { media.hostTime(when: $0, reaches: offset) }
             }
-            guard let segment = primarySegment(containing: primaryPosition) else { return clock.hostTime(whenItemReaches: target) }
+            guard let segment = interstitials.primarySegment(containing: primaryPosition) else { return media.hostTime(when: .primary, reaches: target) }
             let mapped = segment.timeMapping.source.start + (target - segment.timeMapping.target.start)
             guard !(segment.timeMapping.source.end < mapped) else { return nil }
-            return clock.hostTime(whenItemReaches: mapped)
+            return media.hostTime(when: .primary, reaches: mapped)
         }
     }
 

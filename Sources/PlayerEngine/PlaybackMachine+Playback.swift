@@ -7,7 +7,7 @@ extension PlaybackMachine {
     enum Due: Sendable, Hashable {
         case scheduledStart
         case retry
-        case reload(Pipeline.Role)
+        case reload(PlaybackStream)
         case breakStart(String)
         case primaryEnd
         case primaryDry
@@ -24,18 +24,28 @@ extension PlaybackMachine {
     // MARK: Positions
 
     /// The primary playhead (it stands at a break's start while the break plays).
-    var primaryPosition: MediaTime { clock.itemTime(atHost: now) }
+    var primaryPosition: MediaTime { media.position(of: .primary, atHost: now) }
 
     /// How far into the current break playback is.
-    func breakOffset(_ playing: BreakPlayback) -> MediaTime {
-        playing.assetStartOffset + playing.clock.itemTime(atHost: now)
+    func breakOffset(_ playing: BreakPlayback) -> MediaTime { breakOffset(playing, atHost: now) }
+
+    /// How far into the current break playback is at host time `host`.
+    func breakOffset(_ playing: BreakPlayback, atHost host: Duration) -> MediaTime {
+        guard let stream = playing.stream else { return playing.entryOffset }
+        return playing.assetStartOffset + media.position(of: stream, atHost: host)
+    }
+
+    /// Where the current asset's playhead is (zero before one is open).
+    func assetPosition(_ playing: BreakPlayback) -> MediaTime {
+        guard let stream = playing.stream else { return playing.entryOffset }
+        return media.position(of: stream, atHost: now)
     }
 
     /// Where primary will play from: the playhead, or during a break the point it resumes at.
     var primaryAnchor: MediaTime {
         guard let playing = current else { return primaryPosition }
         if let then = playing.thenPosition, case .primary(let time) = then { return time }
-        return schedule?.scheduledBreak(id: playing.scheduled.id)?.resumeTime ?? playing.scheduled.resumeTime
+        return interstitials.schedule?.scheduledBreak(id: playing.scheduled.id)?.resumeTime ?? playing.scheduled.resumeTime
     }
 
     /// The current position on the integrated timeline's terms.
@@ -55,28 +65,18 @@ extension PlaybackMachine {
     /// The integrated timeline's current time.
     var integratedTime: MediaTime {
         if let playing = current {
-            guard let segment = lastSegments.first(where: { $0.eventID == playing.scheduled.id }) else { return .zero }
+            guard let segment = interstitials.segment(ofEvent: playing.scheduled.id) else { return .zero }
             let offset = MediaTime.min(breakOffset(playing), segment.timeMapping.target.duration)
             return segment.timeMapping.target.start + offset
         }
         let time = primaryPosition
-        guard let segment = primarySegment(containing: time) else { return time }
+        guard let segment = interstitials.primarySegment(containing: time) else { return time }
         return segment.timeMapping.target.start + (time - segment.timeMapping.source.start)
-    }
-
-    func primarySegment(containing time: MediaTime) -> IntegratedTimeline.Segment? {
-        var best: IntegratedTimeline.Segment?
-        for segment in lastSegments where segment.segmentType == .primary {
-            let source = segment.timeMapping.source
-            if !(time < source.start), time < source.end { return segment }
-            if !(time < source.start) { best = segment }
-        }
-        return best
     }
 
     /// A snapshot of the integrated timeline now.
     func snapshot() -> IntegratedTimeline.Snapshot? {
-        schedule.map { IntegratedTimeline.Snapshot(schedule: $0, position: position) }
+        interstitials.schedule.map { IntegratedTimeline.Snapshot(schedule: $0, position: position) }
     }
 
     // MARK: The passage of time
@@ -94,73 +94,74 @@ extension PlaybackMachine {
     /// Calls `visit` with everything that will fall due as things stand, each with its host time.
     /// Observers come first: at equal times they see the time reached before what happens then.
     func visitDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard item != nil, !isFailed else { return }
+        guard hasItem, !isFailed else { return }
         for (index, observer) in observers.enumerated() {
             if let at = observerDeadline(observer) { visit(at, .observer(index)) }
         }
         if let start = scheduledStart { visit(start.at, .scheduledStart) }
-        if let first = retries.lazy.map(\.at).min() { visit(first, .retry) }
-        if let reload = primary?.nextReload, primary?.playlistRequest == nil { visit(reload, .reload(.primary)) }
+        if let first = media.nextRetry { visit(first, .retry) }
+        if let reload = media.nextReload(of: .primary) { visit(reload, .reload(.primary)) }
         if current != nil {
             visitAssetDeadlines(visit)
-        } else if primary?.isReady == true, scheduledStart == nil {
+        } else if media.isReady(.primary), !isScheduled {
             visitPrimaryDeadlines(visit)
         }
     }
 
     func visitPrimaryDeadlines(_ visit: (Duration, Due) -> Void) {
-        // Read through `primary` in place: binding it would copy the whole pipeline.
-        guard clock.rateNumerator > 0, primary != nil else { return }
+        guard media.rate(of: .primary) > 0 else { return }
         let time = primaryPosition
-        if let next = nextBreak(), !(next.start < time), let at = clock.hostTime(whenItemReaches: next.start) {
+        if let next = interstitials.nextBreak(), !(next.start < time), let at = media.hostTime(when: .primary, reaches: next.start) {
             visit(at, .breakStart(next.id))
             // Its first asset starts loading at the preload lead (`preloadNextBreak`), whatever
             // else is due then, once its URL is known.
             let preloadAt = next.start - configuration.preloadLead
-            if current == nil, preloaded[next.id] == nil, time < preloadAt, firstAssetURI(of: next) != nil,
-               let at = clock.hostTime(whenItemReaches: preloadAt) {
+            if current == nil, !media.hasPreload(for: next.id), time < preloadAt, interstitials.firstAssetURI(of: next) != nil,
+               let at = media.hostTime(when: .primary, reaches: preloadAt) {
                 visit(at, .preloadLead)
             }
         }
-        let bufferEnd = time + primary!.buffer.bufferedAhead(of: time)
-        if let end = primary!.end, !(bufferEnd < end) {
-            if let at = clock.hostTime(whenItemReaches: end) { visit(at, .primaryEnd) }
-        } else if let at = clock.hostTime(whenItemReaches: bufferEnd) {
+        let bufferEnd = time + media.bufferedAhead(of: .primary, at: time)
+        if let end = primaryEnd, !(bufferEnd < end) {
+            if let at = media.hostTime(when: .primary, reaches: end) { visit(at, .primaryEnd) }
+        } else if let at = media.hostTime(when: .primary, reaches: bufferEnd) {
             visit(at, .primaryDry)
         }
-        if let at = primary!.fetchDeadline(at: time, bufferEnd: bufferEnd, on: clock) { visit(at, .primaryFetch) }
-        for scheduled in breaksNotConsumed where scheduled.event.assetListURI != nil && assetLists[scheduled.id] == nil && assetListRequests[scheduled.id] == nil && !consumed.contains(scheduled.id) {
-            let point = assetListLoadPoint(scheduled)
-            if time < point, let at = clock.hostTime(whenItemReaches: point) {
+        if let at = media.fetchDeadline(of: .primary, at: time, bufferEnd: bufferEnd) { visit(at, .primaryFetch) }
+        for scheduled in interstitials.breaksNotConsumed where interstitials.wantsAssetList(scheduled) {
+            let point = interstitials.assetListLoadPoint(scheduled, lead: configuration.assetListLead)
+            if time < point, let at = media.hostTime(when: .primary, reaches: point) {
                 visit(at, .assetListLead)
                 // Later breaks load later, unless a preload range moves one earlier.
-                if preloadPoints.isEmpty { break }
+                if interstitials.preloadPoints.isEmpty { break }
             }
         }
     }
 
     func visitAssetDeadlines(_ visit: (Duration, Due) -> Void) {
-        guard let playing = current, let pipeline = playing.pipeline, pipeline.isReady, playing.clock.rateNumerator > 0 else { return }
-        let time = playing.clock.itemTime(atHost: now)
-        let end = assetEnd(playing, pipeline)
-        let bufferEnd = time + pipeline.buffer.bufferedAhead(of: time)
-        if let at = playing.clock.hostTime(whenItemReaches: end) { visit(at, .assetEnd) }
-        if bufferEnd < end, let at = playing.clock.hostTime(whenItemReaches: bufferEnd) { visit(at, .assetDry) }
-        if let at = pipeline.fetchDeadline(at: time, bufferEnd: bufferEnd, on: playing.clock) { visit(at, .assetFetch) }
-        if let skip = effectiveSkipControl(playing) {
-            let offset = breakOffset(playing)
-            for edge in [skip.offset, skip.duration.map { skip.offset + $0 }].compactMap({ $0 }) where offset < edge {
-                if let at = playing.clock.hostTime(whenItemReaches: edge - playing.assetStartOffset) {
-                    visit(at, .skipChange)
-                    break
-                }
+        guard let playing = current, let stream = playing.stream, media.isReady(stream), media.rate(of: stream) > 0 else { return }
+        let time = media.position(of: stream, atHost: now)
+        let end = assetEnd(playing, stream)
+        let bufferEnd = time + media.bufferedAhead(of: stream, at: time)
+        if let at = media.hostTime(when: stream, reaches: end) { visit(at, .assetEnd) }
+        if bufferEnd < end, let at = media.hostTime(when: stream, reaches: bufferEnd) { visit(at, .assetDry) }
+        if let at = media.fetchDeadline(of: stream, at: time, bufferEnd: bufferEnd) { visit(at, .assetFetch) }
+        for edge in interstitials.skipChanges(of: playing.scheduled, after: breakOffset(playing)) {
+            if let at = media.hostTime(when: stream, reaches: edge - playing.assetStartOffset) {
+                visit(at, .skipChange)
+                break
             }
         }
     }
 
+    /// Where the primary item ends, once known and complete (`nil` for live).
+    var primaryEnd: MediaTime? {
+        media.isLive(.primary) ? nil : media.end(of: .primary)
+    }
+
     /// Where the current asset stops: its end, or where the playout limit cuts the break.
-    func assetEnd(_ playing: BreakPlayback, _ pipeline: Pipeline) -> MediaTime {
-        var end = pipeline.timeline?.end ?? .zero
+    func assetEnd(_ playing: BreakPlayback, _ stream: PlaybackStream) -> MediaTime {
+        var end = media.end(of: stream) ?? .zero
         if let limit = playing.scheduled.event.playoutLimit {
             end = MediaTime.min(end, MediaTime.max(.zero, limit - playing.assetStartOffset))
         }
@@ -205,22 +206,22 @@ extension PlaybackMachine {
         switch due {
         case .scheduledStart:
             if let start = scheduledStart {
-                scheduledStart = nil
+                dropScheduledStart()
                 timeControl.playImmediately(atRate: start.rate)
                 let interstitial = interstitialRate(start.rate)
                 current?.timeControl.playImmediately(atRate: interstitial)
             }
         case .retry:
-            runRetries(at: now)
+            runRetries()
         case .reload(let role):
-            reloadIfDue(role, at: now)
+            media.reloadIfDue(role)
         case .breakStart(let id):
-            if let scheduled = schedule?.scheduledBreak(id: id) {
-                clock.seek(to: scheduled.start, atHost: now)
+            if let scheduled = interstitials.schedule?.scheduledBreak(id: id) {
+                perform(.seek(.primary, to: scheduled.start))
                 enterBreak(scheduled, offset: .zero)
             }
         case .primaryEnd:
-            if let end = primary?.end { clock.seek(to: end, atHost: now) }
+            if let end = primaryEnd { perform(.seek(.primary, to: end)) }
             playedToEnd()
         case .primaryDry, .assetDry, .primaryFetch, .assetFetch, .assetListLead, .preloadLead, .skipChange:
             // `settle` stalls, fetches, requests, preloads or updates the skip state.
@@ -237,84 +238,55 @@ extension PlaybackMachine {
     /// Brings everything in line with the state: breaks to enter, lists and segments to load, the
     /// time-control status and the playhead's rate.
     mutating func settle() {
-        guard item != nil, !isFailed else {
+        guard hasItem, !isFailed else {
             syncTimeControl()
             return
         }
-        if primary?.isReady == true {
-            if current == nil, timeControl.requestedRate != 0, scheduledStart == nil, !hasPlayedToEnd { enterDueBreak() }
+        if media.isReady(.primary) {
+            if current == nil, timeControl.requestedRate != 0, !isScheduled, !hasPlayedToEnd { enterDueBreak() }
             requestAssetListsAhead()
             preloadNextBreak()
             preloadNextAsset()
-            for id in preloaded.keys.sorted() {
-                if let role = preloaded[id]?.role { fetchIfNeeded(role, anchor: .zero) }
-            }
-            fetchIfNeeded(.primary, anchor: primaryAnchor)
-            if let playing = current, let role = playing.pipeline?.role, playing.pipeline?.isReady == true {
-                fetchIfNeeded(role, anchor: playing.clock.itemTime(atHost: now))
-            }
+            media.fetchAhead(primaryAnchor: primaryAnchor)
             updateSkippable()
         }
         syncTimeControl()
     }
 
-    /// Enters the next break when the playhead is at it, or inside its range: joining live, or
-    /// resuming from an earlier break into it (it is joined at the offset, as a live join is).
-    /// A join (PRE) event at the playhead plays first, before a break the start lands inside.
+    /// Enters the next break when the playhead is at it or inside its range
+    /// (``InterstitialController/dueBreak(at:)``), or passes it.
     mutating func enterDueBreak() {
-        guard let next = nextBreak() else { return }
-        let time = primaryPosition
-        guard !(time < next.start) else { return }
-        let late = time - next.start
-        if late < MediaTime(value: 1, timescale: 1000) {
-            enterBreak(next, offset: .zero)
-        } else if let join = breaksNotConsumed.first(where: { $0.event.cue == .join && $0.start == time }) {
-            enterBreak(join, offset: .zero)
-        } else if let duration = next.duration, late < duration {
-            enterBreak(next, offset: late)
-        } else {
-            consumed.insert(next.id)
+        switch interstitials.dueBreak(at: primaryPosition) {
+        case .enter(let scheduled, let offset)?: enterBreak(scheduled, offset: offset)
+        case .pass(let scheduled)?: interstitials.consumed.insert(scheduled.id)
+        case nil: break
         }
-    }
-
-    /// The first break not yet played in this pass.
-    func nextBreak() -> InterstitialSchedule.Break? {
-        nextBreakIndex.map { breaks[$0] }
-    }
-
-    /// The breaks from the first not consumed on (every earlier one is consumed).
-    var breaksNotConsumed: ArraySlice<InterstitialSchedule.Break> { breaks[(nextBreakIndex ?? breaks.endIndex)...] }
-
-    /// Keeps ``nextBreakIndex`` as `breaks` and `consumed` change.
-    mutating func updateNextBreakIndex() {
-        nextBreakIndex = breaks.firstIndex { !consumed.contains($0.id) }
     }
 
     mutating func syncTimeControl() {
         let time = primaryPosition
         var reachesEnd = false
         var ahead = MediaTime.zero
-        // Read through `primary` in place: binding it would copy the whole pipeline.
-        if primary?.isReady == true {
-            ahead = primary!.buffer.bufferedAhead(of: time)
-            if let end = primary!.end { reachesEnd = !(time + ahead < end) }
+        if media.isReady(.primary) {
+            ahead = media.bufferedAhead(of: .primary, at: time)
+            if let end = primaryEnd { reachesEnd = !(time + ahead < end) }
         }
-        timeControl.hasItem = item != nil
+        timeControl.hasItem = hasItem
         timeControl.isHeldByInterstitial = current != nil
         if current == nil { timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd || hasPlayedToEnd) }
-        var rate = isFailed || hasPlayedToEnd || scheduledStart != nil ? 0 : timeControl.effectiveRate
-        if primary?.isReady != true { rate = 0 }
-        if rate != clock.rate { clock.setRate(rate, atHost: now) }
+        var rate = isFailed || hasPlayedToEnd || isScheduled ? 0 : timeControl.effectiveRate
+        if !media.isReady(.primary) { rate = 0 }
+        if rate != media.rate(of: .primary) { perform(.setRate(.primary, rate)) }
         var status = timeControl.status
-        if scheduledStart != nil { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
-        if status == .playing, current == nil, let anchor = pendingAnchor, scheduledStart == nil {
+        if isScheduled { status = .waitingToPlayAtSpecifiedRate(.waitingForCoordinatedPlayback) }
+        if status == .playing, current == nil, case .anchored(_, let anchor, _) = phase {
             // Honour the anchor now that media is here: start where it says playback is by now.
-            pendingAnchor = nil
+            dropAnchor()
             let elapsed = now - anchor.hostTime
             if elapsed > .zero, let converted = MediaTime(advancing: elapsed, atRate: anchor.rate).converted(toTimescale: 1_000_000_000) {
                 let target = MediaClock.sum(anchor.time, converted)
-                if target != time, let pipeline = primary, pipeline.buffer.bufferedAhead(of: target) > .zero {
-                    clock.seek(to: target, atHost: now)
+                if target != time, media.bufferedAhead(of: .primary, at: target) > .zero {
+                    perform(.seek(.primary, to: target))
                 }
             }
         }
@@ -322,7 +294,7 @@ extension PlaybackMachine {
         if status != lastStatus {
             if lastStatus == .playing, status == .waitingToPlayAtSpecifiedRate(.toMinimizeStalls) {
                 emit(.stalled(at: time))
-                if let last = primary?.access.indices.last { primary?.access[last].stalls += 1 }
+                media.noteStall(of: .primary)
             }
             lastStatus = status
             emit(.timeControlStatusChanged(status))
@@ -332,18 +304,18 @@ extension PlaybackMachine {
 
     mutating func syncInterstitialTimeControl() {
         guard var playing = current else { return }
-        let time = playing.clock.itemTime(atHost: now)
+        let time = assetPosition(playing)
         var ahead = MediaTime.zero
         var reachesEnd = false
         var ready = false
-        if let pipeline = playing.pipeline, pipeline.isReady {
+        if let stream = playing.stream, media.isReady(stream) {
             ready = true
-            ahead = pipeline.buffer.bufferedAhead(of: time)
-            reachesEnd = !(time + ahead < assetEnd(playing, pipeline))
+            ahead = media.bufferedAhead(of: stream, at: time)
+            reachesEnd = !(time + ahead < assetEnd(playing, stream))
         }
         playing.timeControl.updateBuffer(ahead: ahead, reachesEnd: reachesEnd)
-        let rate = ready && scheduledStart == nil ? playing.timeControl.effectiveRate : 0
-        if rate != playing.clock.rate { playing.clock.setRate(rate, atHost: now) }
+        let rate = ready && !isScheduled ? playing.timeControl.effectiveRate : 0
+        if let stream = playing.stream, rate != media.rate(of: stream) { perform(.setRate(stream, rate)) }
         var status = playing.timeControl.status
         if !ready, status == .playing { status = .waitingToPlayAtSpecifiedRate(.evaluatingBufferingRate) }
         let changed = status != playing.lastStatus

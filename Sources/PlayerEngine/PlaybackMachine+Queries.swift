@@ -25,16 +25,16 @@ extension PlaybackMachine {
     public var rate: Double { timeControl.requestedRate }
 
     /// The rate the playhead actually moves at now (zero while waiting, in a break, or paused).
-    public var effectiveRate: Double { current == nil ? clock.rate : 0 }
+    public var effectiveRate: Double { current == nil ? media.rate(of: .primary) : 0 }
 
     /// The current item's interstitial schedule, once its playlist is loaded.
-    public var interstitialSchedule: InterstitialSchedule? { schedule }
+    public var interstitialSchedule: InterstitialSchedule? { interstitials.schedule }
 
     /// A snapshot of the integrated timeline as of the last input.
     public var currentSnapshot: IntegratedTimeline.Snapshot? { snapshot() }
 
     /// The primary item's duration: `indefinite` for live, `nil` until known.
-    public var duration: MediaTime? { primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+    public var duration: MediaTime? { media.primaryTimeline.map { $0.isLive ? .indefinite : $0.end } }
 
     /// The event whose break plays now.
     public var currentEvent: InterstitialEvent? { current?.scheduled.event }
@@ -45,15 +45,15 @@ extension PlaybackMachine {
 
 extension PlaybackMachine {
     /// The primary item's current media playlist, once loaded.
-    public var mediaPlaylist: MediaPlaylist? { primary?.playlist }
+    public var mediaPlaylist: MediaPlaylist? { media.primaryPlaylist }
 
     /// The stitched-ad ranges of the primary item, on its timeline (for live, the stable timeline
     /// kept across reloads), worked out when its playlist was loaded and continued at each live
     /// reload: a break whose segments left the window keeps its range.
-    public var stitchedAds: StitchedAds? { primary?.stitchedAds }
+    public var stitchedAds: StitchedAds? { media.primary?.stitchedAds }
 
     /// Where the primary timeline starts (it moves as a live window slides).
-    public var timelineStart: MediaTime? { primary?.timeline?.start }
+    public var timelineStart: MediaTime? { media.primary?.timeline?.start }
 }
 
 extension PlaybackMachine {
@@ -62,9 +62,9 @@ extension PlaybackMachine {
     /// a driver that wakes the machine at its deadlines samples it between them.
     public func position(atHost host: Duration) -> IntegratedTimeline.Position {
         if let playing = current {
-            return .interstitial(eventID: playing.scheduled.id, offset: playing.assetStartOffset + playing.clock.itemTime(atHost: host))
+            return .interstitial(eventID: playing.scheduled.id, offset: breakOffset(playing, atHost: host))
         }
-        return .primary(clock.itemTime(atHost: host))
+        return .primary(media.position(of: .primary, atHost: host))
     }
 
     /// The host time at which the primary playhead reaches item time `time`, playing on as it does

@@ -4,9 +4,11 @@ import MediaTime
 
 /// The whole player as a state machine: commands, load results and the passing of host time go
 /// in; loads to start or cancel and events to report come out. It owns the queue of items, the
-/// primary playhead and buffer, the interstitial player and its event controller, and the live
-/// integrated timeline. ``Player`` is the shell that performs its actions on a real or virtual
-/// clock.
+/// item's phase, the time-control status and the interstitial player; the event controller and
+/// the integrated timeline are an ``InterstitialController``, and the media (streams, their loads,
+/// buffers and playheads) a playback backend it drives through ``PlaybackCommand``s and hears
+/// from through ``PlaybackReport``s: today the headless one. ``Player`` is the shell that performs
+/// its actions on a real or virtual clock.
 ///
 /// Host time is a `Duration` from the clock's zero. Every input is handled at a host time `now`
 /// that never goes backwards; anything due earlier (the buffer running dry, a break's start, a
@@ -78,29 +80,6 @@ public struct PlaybackMachine: Sendable {
         case event(PlayerEvent)
     }
 
-    struct Pending: Sendable {
-        enum Purpose: Sendable {
-            case playlist(Pipeline.Role, ResourceKind)
-            case segment(Pipeline.Role, index: Int, range: MediaTimeRange, declared: MediaTime, mapURI: String?)
-            case initSection(Pipeline.Role, uri: String)
-            case assetList(eventID: String)
-        }
-        var purpose: Purpose
-        var request: ResourceRequest
-        var attempt: Int
-        /// When the first attempt of this resource failed (an outage began), if one did.
-        var firstFailure: Duration?
-        /// When this attempt was asked for (host time): a live playlist's next reload counts from
-        /// it (RFC 8216bis §6.3.4: from when the client began loading the playlist).
-        var issuedAt: Duration
-        var role: Pipeline.Role? {
-            switch purpose {
-            case .playlist(let role, _), .segment(let role, _, _, _, _), .initSection(let role, _): return role
-            case .assetList: return nil
-            }
-        }
-    }
-
     /// A break being played by the interstitial player.
     struct BreakPlayback: Sendable {
         var scheduled: InterstitialSchedule.Break
@@ -111,8 +90,9 @@ public struct PlaybackMachine: Sendable {
         var assetStartOffset = MediaTime.zero
         /// Where in the current asset playback starts (joining a live break in progress).
         var assetEntryOffset = MediaTime.zero
-        var pipeline: Pipeline?
-        var clock = MediaClock()
+        /// The asset open in the backend, once one is: until then the break stands at the offset
+        /// it was entered at.
+        var stream: PlaybackStream?
         var timeControl = TimeControl()
         var skippable = false
         var lastStatus: TimeControlStatus?
@@ -135,66 +115,31 @@ public struct PlaybackMachine: Sendable {
 
     // The queue.
     var queue: [PlayerItem] = []
-    var item: PlayerItem?
+    var phase = Phase.idle
     var status: ItemStatus = .unknown
     var primaryID = ""
-    var errorLog: [ErrorLogEntry] = []
 
-    // Loading.
-    var primary: Pipeline?
-    var pending: [UInt64: Pending] = [:]
-    var retries: [(at: Duration, pending: Pending)] = []
-    var nextRequestID: UInt64 = 0
-
-    // The primary playhead.
-    var clock = MediaClock()
+    /// The media pipeline: streams, their loads and playheads.
+    var media: HeadlessBackend
     var timeControl = TimeControl()
     var startTime: MediaTime?
     var hasPlayedToEnd = false
-    var scheduledStart: (at: Duration, rate: Double)?
-    /// An anchored start (item time at a host time) not yet honoured: if media arrives late, the
-    /// playhead starts where the anchor says it should be by then, not where the command was given.
-    var pendingAnchor: (time: MediaTime, hostTime: Duration, rate: Double)?
-    var seekInFlight: (id: Int, target: MediaTime)?
 
     // Interstitials.
-    var playlistEvents: [InterstitialEvent] = []
-    var clientEvents: [InterstitialEvent] = []
-    var assetLists: [String: InterstitialSchedule.AssetListState] = [:]
-    var assetListRequests: [String: UInt64] = [:]
-    var playedOnce: Set<String> = []
-    var consumed: Set<String> = [] {
-        didSet { updateNextBreakIndex() }
-    }
-    var schedule: InterstitialSchedule? {
-        didSet { breaks = schedule?.breaks ?? [] }
-    }
-    /// The schedule's breaks, in order (kept: the schedule computes them on each access).
-    var breaks: [InterstitialSchedule.Break] = [] {
-        didSet { updateNextBreakIndex() }
-    }
-    /// The index in `breaks` of the first break not consumed (kept: asked at every input).
-    var nextBreakIndex: Int?
-    var lastSegments: [IntegratedTimeline.Segment] = []
+    /// The event controller: events, asset lists, the schedule and the breaks of this pass.
+    var interstitials = InterstitialController()
     var current: BreakPlayback?
     /// Where to go after the break a seek across a JUMP-restricted break plays first.
     var pendingThen: IntegratedTimeline.Position?
-    /// Assets loaded ahead, by event: the first asset of a coming break, so that the break starts
-    /// without a gap, and the next asset of the break being played, so that assets follow each
-    /// other without one. The pipeline's role names the asset.
-    var preloaded: [String: Pipeline] = [:]
-    var assetListURLs: [String: String] = [:]
-    /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
-    /// loaded, by event identifier: the primary time of the range's start.
-    var preloadPoints: [String: MediaTime] = [:]
-    var playlistEventsSeen: [String] = []
 
     // Observers.
     var observers: [Observer] = []
 
     // Output.
     var actions: [Action] = []
-    var now: Duration = .zero
+    var now: Duration = .zero {
+        didSet { media.now = now }
+    }
     var lastStatus: TimeControlStatus = .paused
     var lastRate: Double = 0
     /// What falls due first, worked out at the end of the last input.
@@ -203,6 +148,7 @@ public struct PlaybackMachine: Sendable {
     /// A machine with no item.
     public init(configuration: PlayerConfiguration = PlayerConfiguration()) {
         self.configuration = configuration
+        media = HeadlessBackend(configuration: configuration)
         timeControl.automaticallyWaitsToMinimizeStalls = configuration.automaticallyWaitsToMinimizeStalls
         timeControl.resumeThreshold = configuration.resumeThreshold
     }
@@ -220,6 +166,7 @@ public struct PlaybackMachine: Sendable {
             settle()
             cachedNextDue = earliestDue()
         }
+        takeMediaOutput()
         let result = actions
         actions = []
         return result
@@ -241,7 +188,20 @@ public struct PlaybackMachine: Sendable {
     public var nextWake: Duration? { cachedNextDue?.at }
 
     mutating func emit(_ kind: PlayerEvent.Kind) {
+        takeMediaOutput()
         actions.append(.event(PlayerEvent(hostTime: now, kind: kind)))
+    }
+
+    /// Moves what the backend asked of the shell so far into the actions, in order.
+    mutating func takeMediaOutput() {
+        guard !media.output.isEmpty else { return }
+        actions += media.output
+        media.output.removeAll()
+    }
+
+    /// Carries out `command` in the backend.
+    mutating func perform(_ command: PlaybackCommand) {
+        media.perform(command, at: now)
     }
 
     // MARK: Commands
@@ -252,7 +212,7 @@ public struct PlaybackMachine: Sendable {
             queue = Array(items.dropFirst())
             start(items.first)
         case .append(let item):
-            if self.item == nil { start(item) } else { queue.append(item) }
+            if !hasItem { start(item) } else { queue.append(item) }
         case .advanceToNextItem:
             start(queue.isEmpty ? nil : queue.removeFirst())
         case .setRate(let rate, let originator):
@@ -262,7 +222,7 @@ public struct PlaybackMachine: Sendable {
         case .playAnchored(let rate, let position, let hostTime, let originator):
             setRateAnchored(rate, position: position, hostTime: hostTime, originator: originator)
         case .playImmediately(let rate):
-            scheduledStart = nil
+            dropScheduledStart()
             timeControl.playImmediately(atRate: rate)
             let interstitial = interstitialRate(rate)
             current?.timeControl.playImmediately(atRate: interstitial)
@@ -278,7 +238,7 @@ public struct PlaybackMachine: Sendable {
         case .setAutomaticallyWaits(let waits):
             timeControl.automaticallyWaitsToMinimizeStalls = waits
         case .setClientEvents(let events):
-            clientEvents = events
+            interstitials.clientEvents = events
             refreshSchedule()
         case .addPeriodicObserver(let id, let interval, let domain):
             guard interval > .zero else { return }
@@ -288,7 +248,7 @@ public struct PlaybackMachine: Sendable {
         case .removeObserver(let id):
             observers.removeAll { $0.id == id }
         case .loadFinished(let id, let result):
-            guard let request = pending.removeValue(forKey: id) else { return }
+            guard let request = media.pending.removeValue(forKey: id) else { return }
             switch result {
             case .success(let resource): loaded(request, resource, id: id)
             case .failure(let error): failed(request, error, id: id)
@@ -302,21 +262,21 @@ public struct PlaybackMachine: Sendable {
     /// X-RESTRICT=SKIP plays at the default rate only.
     func interstitialRate(_ rate: Double) -> Double {
         guard rate != 0, let playing = current else { return rate }
-        return playing.scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? configuration.defaultRate : rate
+        return InterstitialController.requiresPreferredRate(playing.scheduled) ? configuration.defaultRate : rate
     }
 
     mutating func setRate(_ rate: Double, originator: ChangeOriginator) {
         // A scheduled start keeps its time: a new non-zero rate only changes the rate it starts at.
-        if let start = scheduledStart, rate != 0 {
-            scheduledStart = (start.at, rate)
+        if isScheduled, rate != 0 {
+            setScheduledRate(rate)
             timeControl.playImmediately(atRate: rate)
             noteRate(originator: originator)
             return
         }
-        scheduledStart = nil
+        dropScheduledStart()
         // A coordinator trimming the rate keeps the anchor; anyone pausing or the user changing
         // the rate drops it.
-        if rate == 0 || originator != .coordinator { pendingAnchor = nil }
+        if rate == 0 || originator != .coordinator { dropAnchor() }
         timeControl.setRate(rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.setRate(interstitial)
@@ -324,7 +284,7 @@ public struct PlaybackMachine: Sendable {
     }
 
     mutating func setRateAnchored(_ rate: Double, position: IntegratedTimeline.Position, hostTime: Duration, originator: ChangeOriginator) {
-        guard item != nil else { return }
+        guard hasItem else { return }
         var destination = position
         if !(now < hostTime) {
             // The anchor is past: playback should be this far along by now.
@@ -335,12 +295,13 @@ public struct PlaybackMachine: Sendable {
             }
         }
         jump(to: destination, originator: originator)
-        if case .primary(let time) = position { pendingAnchor = (time, hostTime, rate) } else { pendingAnchor = nil }
         timeControl.playImmediately(atRate: rate)
         let interstitial = interstitialRate(rate)
         current?.timeControl.playImmediately(atRate: interstitial)
         // In the future: hold still at the position until the host time comes, then go.
-        scheduledStart = now < hostTime ? (hostTime, rate) : nil
+        var anchor: Anchor?
+        if case .primary(let time) = position { anchor = Anchor(time: time, hostTime: hostTime, rate: rate) }
+        schedule(rate: rate, at: hostTime, anchor: anchor)
         noteRate(originator: originator)
     }
 
@@ -356,41 +317,25 @@ public struct PlaybackMachine: Sendable {
     // MARK: Items
 
     mutating func start(_ next: PlayerItem?) {
-        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
-        pending = [:]
-        retries = []
-        primary = nil
+        // Closing primary closes every stream of the item, preloads with it.
+        perform(.close(.primary))
         current = nil
-        schedule = nil
-        lastSegments = []
-        playlistEvents = []
-        assetLists = [:]
-        assetListRequests = [:]
-        assetListURLs = [:]
-        preloadPoints = [:]
-        preloaded = [:]
-        playlistEventsSeen = []
+        // A new item starts with a fresh event controller; the app's events stay until the next
+        // item brings its own.
+        interstitials = InterstitialController(clientEvents: interstitials.clientEvents)
         pendingThen = nil
-        playedOnce = []
-        consumed = []
         hasPlayedToEnd = false
-        seekInFlight = nil
-        scheduledStart = nil
-        errorLog = []
         startTime = nil
-        item = next
+        phase = next.map { .steady($0) } ?? .idle
         status = .unknown
         timeControl.hasItem = next != nil
         timeControl.isHeldByInterstitial = false
-        clock = MediaClock(item: .zero, host: now)
         emit(.currentItemChanged(url: next?.url))
         guard let next else { return }
-        clientEvents = next.clientEvents
+        interstitials.clientEvents = next.clientEvents
         primaryID = next.primaryID ?? Self.randomPrimaryID()
-        var pipeline = Pipeline(role: .primary, rootURL: next.url, forwardTarget: configuration.forwardBufferDuration)
-        pipeline.liveTimeOrigin = next.liveTimeOrigin
-        pipeline.playlistRequest = request(.playlist(.primary, .multivariantPlaylist), ResourceRequest(url: next.url))
-        primary = pipeline
+        media.liveTimeOrigin = next.liveTimeOrigin
+        perform(.open(.primary, url: next.url, at: .zero))
     }
 
     static func randomPrimaryID() -> String {
@@ -401,64 +346,19 @@ public struct PlaybackMachine: Sendable {
 
     mutating func fail(_ error: PlayerError) {
         guard status != .failed(error) else { return }
-        for id in pending.keys.sorted() { actions.append(.cancelLoad(id: id)) }
-        pending = [:]
-        retries = []
-        if current != nil { current = nil }
+        media.stopLoading()
+        if current != nil {
+            closeBreakAsset()
+            current = nil
+            perform(.present(.primary))
+        }
         status = .failed(error)
-        clock.setRate(0, atHost: now)
+        perform(.setRate(.primary, 0))
         emit(.itemStatusChanged(status))
     }
 
     var isFailed: Bool {
         if case .failed = status { return true }
         return false
-    }
-
-    // MARK: Requests
-
-    mutating func request(_ purpose: Pending.Purpose, _ request: ResourceRequest, attempt: Int = 1, firstFailure: Duration? = nil) -> UInt64 {
-        var request = request
-        if request.maxBytes == nil {
-            switch purpose {
-            case .playlist: request.maxBytes = configuration.maxPlaylistBytes
-            case .assetList: request.maxBytes = configuration.maxAssetListBytes
-            case .segment, .initSection: request.maxBytes = configuration.maxSegmentBytes
-            }
-        }
-        nextRequestID += 1
-        pending[nextRequestID] = Pending(purpose: purpose, request: request, attempt: attempt, firstFailure: firstFailure, issuedAt: now)
-        actions.append(.load(id: nextRequestID, request: request))
-        return nextRequestID
-    }
-
-    /// Cancels every load and retry of an asset pipeline.
-    mutating func cancelLoads(of role: Pipeline.Role) {
-        for (id, entry) in pending.sorted(by: { $0.key < $1.key }) where entry.role == role {
-            pending[id] = nil
-            actions.append(.cancelLoad(id: id))
-        }
-        retries.removeAll { $0.pending.role == role }
-    }
-
-    /// Applies `body` to the pipeline playing `role`, if it still exists.
-    mutating func withPipeline<T>(_ role: Pipeline.Role, _ body: (inout Pipeline) -> T) -> T? {
-        switch role {
-        case .primary:
-            guard primary != nil else { return nil }
-            return body(&primary!)
-        case .asset(let eventID, let index):
-            guard var playing = current, playing.scheduled.id == eventID, playing.assetIndex == index, playing.pipeline != nil else {
-                // An asset loaded ahead: a coming break's first, or the current break's next.
-                guard preloaded[eventID]?.role == role, var pipeline = preloaded.removeValue(forKey: eventID) else { return nil }
-                let result = body(&pipeline)
-                preloaded[eventID] = pipeline
-                return result
-            }
-            current = nil
-            let result = body(&playing.pipeline!)
-            current = playing
-            return result
-        }
     }
 }

@@ -284,22 +284,22 @@ public final class Player: Sendable {
 
     /// The primary item's duration: `indefinite` for live, `nil` until known.
     public var duration: MediaTime? {
-        read { machine in machine.primary?.timeline.map { $0.isLive ? .indefinite : $0.end } }
+        read { machine in machine.duration }
     }
 
     /// What of the primary item is loaded.
-    public var loadedTimeRanges: [MediaTimeRange] { read { $0.primary?.buffer.loadedRanges ?? [] } }
+    public var loadedTimeRanges: [MediaTimeRange] { read { $0.media.primary?.buffer.loadedRanges ?? [] } }
 
     /// Where the primary item can be sought to (the playlist's window).
     public var seekableTimeRanges: [MediaTimeRange] {
-        read { machine in machine.primary?.timeline.map { [MediaTimeRange(start: $0.start, end: $0.end)] } ?? [] }
+        read { machine in machine.media.primary?.timeline.map { [MediaTimeRange(start: $0.start, end: $0.end)] } ?? [] }
     }
 
     /// The access log: one entry per stretch of loading from one variant.
-    public var accessLog: [AccessLogEntry] { read { $0.primary?.access ?? [] } }
+    public var accessLog: [AccessLogEntry] { read { $0.media.primary?.access ?? [] } }
 
     /// The error log.
-    public var errorLog: [ErrorLogEntry] { read { $0.errorLog } }
+    public var errorLog: [ErrorLogEntry] { read { $0.media.errorLog } }
 
     /// Seeks on the primary timeline; `true` once media there is ready, `false` if another seek
     /// superseded this one or it was refused (a seek past a SKIP-restricted break playing).
@@ -370,7 +370,7 @@ public final class Player: Sendable {
     // MARK: Interstitials (the event controller and monitor)
 
     /// Every interstitial event of the current item: the playlist's and the app's.
-    public var interstitialEvents: [InterstitialEvent] { read { $0.mergedEvents } }
+    public var interstitialEvents: [InterstitialEvent] { read { $0.interstitials.mergedEvents } }
 
     /// Replaces the app's interstitial events (Apple's event controller `events`).
     public func setClientEvents(_ events: [InterstitialEvent]) { send(.setClientEvents(events)) }
@@ -382,7 +382,7 @@ public final class Player: Sendable {
     public var currentEventOffset: MediaTime? { read { machine in machine.current.map { machine.breakOffset($0) } } }
 
     /// An event's asset-list state.
-    public func assetListState(for eventID: String) -> InterstitialSchedule.AssetListState? { read { $0.assetLists[eventID] } }
+    public func assetListState(for eventID: String) -> InterstitialSchedule.AssetListState? { read { $0.interstitials.assetLists[eventID] } }
 
     /// Whether the current break can be skipped now.
     public var isCurrentEventSkippable: Bool { read { $0.current?.skippable ?? false } }
