@@ -146,11 +146,11 @@ for line in open(sys.argv[1]):
 ' "$work/sessions.jsonl" >"$work/tokens.txt"
 (($(wc -l <"$work/tokens.txt") == sessions)) || fail "made $(wc -l <"$work/tokens.txt") sessions of $sessions"
 
-printf '%-10s %8s %9s %9s %9s %9s %9s %8s %10s %10s %10s %s\n' pass joined fanout_p50 fanout_p95 fanout_p99 ack_p99 commands lost \
-    cpu_us/p/s rss_KiB/p resumes checks
+printf '%-10s %8s %9s %9s %9s %9s %9s %8s %10s %10s %10s %s\n' pass joined fanout_p50 fanout_p95 fanout_p99 ack_p99 acked lost \
+    cpu_us/p/s rss_KiB/p resumed checks
 # pass NAME: runs groupload against two fresh servers a and b (b through the relay) and reports.
 pass() {
-    local name="$1" a_pid b_pid a_port b_port load_pid cpu_before cpu_after rss_a rss_b redis_cpu_before redis_cpu_after status=0 check="-"
+    local name="$1" a_pid b_pid a_port b_port load_pid cpu_before cpu_after rss_a rss_b a_cpu redis_cpu_before redis_cpu_after status=0 check="-"
     start_server "$name-a" "$redis_port"
     a_pid=$server_pid a_port=$server_port
     start_server "$name-b" "$relay_port"
@@ -160,20 +160,24 @@ pass() {
     say "== pass $name: $participants participants in $sessions sessions on two servers (groupload, $duration)"
     start "groupload-$name" "$tools/groupload" -url "ws://127.0.0.1:$a_port/group,ws://127.0.0.1:$b_port/group" -tokens "$work/tokens.txt" \
         -n "$participants" -group "$group" -in-flight 200 -duration "$duration" -command-every 3s -probe-every 1s -state-every 5s \
-        -ping-every 1s -deadline 600s -format json -record "$work/record-$name.jsonl"
+        -ping-every 1s -ramp 10s -drain 10s -deadline 600s -format json -record "$work/record-$name.jsonl"
     load_pid=$started
-    wait_for "$work/groupload-$name.err" 'measured phase' 300 "$load_pid"
+    wait_for "$work/groupload-$name.err" 'measured phase begins' 300 "$load_pid"
+    say "   $(grep 'measured phase begins' "$work/groupload-$name.err")"
     sleep "$fail_after"
     rss_a="$(rss_mib "$a_pid")" rss_b="$(rss_mib "$b_pid")"
+    a_cpu="$(cpu_seconds "$a_pid")"
     case $name in
         failover) say "   kill -9 of server a (pid $a_pid)"; kill -KILL "$a_pid" ;;
         blip) say "   300 ms cut of server b's connections to Redis"; kill -USR1 "$relay_pid" ;;
     esac
     wait "$load_pid" && status=0 || status=$?
-    cpu_after="$(python3 -c "print($(cpu_seconds "$a_pid" | sed 's/nan/0/') + $(cpu_seconds "$b_pid"))")"
+    # A killed server's CPU is what it had used at the kill.
+    kill -0 "$a_pid" 2>/dev/null && a_cpu="$(cpu_seconds "$a_pid")"
+    cpu_after="$(python3 -c "print($a_cpu + $(cpu_seconds "$b_pid"))")"
     redis_cpu_after="$(cpu_seconds "$redis_pid")"
     if [[ $name == failover ]]; then
-        check="$(python3 "$benchmarks/tools/scaleout/check-streams.py" "$redis_port" "$work/record-$name.jsonl")" || status=1
+        check="$(python3 "$benchmarks/tools/scaleout/check-streams.py" "$redis_port" "$work/record-$name.jsonl" "$work/sessions.jsonl")" || status=1
         say "   $check"
     fi
     python3 - "$work/groupload-$name.out" "$name" "$cpu_before" "$cpu_after" "$redis_cpu_before" "$redis_cpu_after" "$rss_a" "$rss_b" "$participants" "$duration" "$check" <<'PY'
@@ -181,21 +185,20 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 name, cpu0, cpu1, r0, r1, rss_a, rss_b, n, duration, check = sys.argv[2:]
 n = int(n)
-seconds = float(duration.rstrip("s"))
-def get(*path, default=float("nan")):
-    value = report
-    for key in path:
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
+seconds = float(report.get("seconds") or duration.rstrip("s"))
 servers_cpu = float(cpu1) - float(cpu0)
 cpu_us = servers_cpu / n / seconds * 1e6
 rss = (float(rss_a) + float(rss_b)) * 1024 / n
-print(f"{name:<10} {get('joined'):>8} {get('fanout_ms','p50'):>9} {get('fanout_ms','p95'):>9} {get('fanout_ms','p99'):>9} "
-      f"{get('ack_ms','p99'):>9} {get('commands','acked'):>9} {get('commands','unacked'):>8} {cpu_us:>10.1f} {rss:>10.1f} "
-      f"{get('resumed'):>10} {check if check != '-' else 'order ' + str(get('orders_agree'))}")
-print(f"   redis cpu {float(r1) - float(r0):.1f} s, servers cpu {servers_cpu:.1f} s over the pass", file=sys.stderr)
+verdict = "ok" if report.get("ok") else "FAILED"
+checks = (f"{verdict}: {report['duplicated']} dup, {report['missed']} missed, {report['commands_missing']} missing, "
+          f"{len(report.get('disagreeing_sessions') or [])} orders differ")
+if check != "-":
+    checks += "; " + check.split(": ", 1)[1]
+print(f"{name:<10} {report['opened']:>8} {report['fanout_p50_ms']:>9.2f} {report['fanout_p95_ms']:>9.2f} {report['fanout_p99_ms']:>9.2f} "
+      f"{report['ack_p99_ms']:>9.2f} {report['commands_acked']:>9} {report['lost']:>8} {cpu_us:>10.1f} {rss:>10.1f} "
+      f"{report['resumed']:>10} {checks}")
+print(f"   {name}: redis cpu {float(r1) - float(r0):.1f} s, servers cpu {servers_cpu:.1f} s over {seconds:.0f} s; "
+      f"resume p50/p99/max ms {report['resume_p50_ms']}/{report['resume_p99_ms']}/{report['resume_max_ms']}", file=sys.stderr)
 PY
     ((status == 0)) || say "run-scale-out: pass $name: groupload or the check failed (exit $status); see $work/groupload-$name.out"
     stop "$a_pid"

@@ -1369,8 +1369,9 @@ func main() {
 	joining.Wait()
 	joinSeconds := time.Since(joinStart).Seconds()
 
-	// The measured phase.
+	// The measured phase (said on stderr, so that a script can time a fault inside it).
 	measured := time.Now()
+	fmt.Fprintf(os.Stderr, "groupload: measured phase begins, %d participants joined in %.1f s\n", c.participants, joinSeconds)
 	r.measuring.Store(true)
 	close(measureStart)
 	stop := make(chan struct{})

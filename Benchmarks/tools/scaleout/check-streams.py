@@ -3,11 +3,13 @@
 command a participant saw acknowledged is in its session's stream exactly once, at the version
 the acknowledgement gave, and the stream's versions have no gap.
 
-    check-streams.py REDIS_PORT RECORD.jsonl [PREFIX]
+    check-streams.py REDIS_PORT RECORD.jsonl SESSIONS.jsonl [PREFIX]
 
-RECORD.jsonl: groupload's -record output (one JSON object per participant with its session id,
-participant id and the commands it sent with their acknowledged versions). Prints one summary line
-and exits 1 when anything is missing, repeated or misplaced.
+RECORD.jsonl: groupload's -record output (one JSON object per participant with its session's
+index, its participant id and the commands it sent with their acknowledged versions);
+SESSIONS.jsonl: `interlude session create --json`'s lines, in the order of groupload's -tokens
+(line i is session i). Prints one summary line and exits 1 when anything is missing, repeated or
+misplaced.
 """
 import json
 import socket
@@ -48,16 +50,17 @@ class Redis:
 
 
 def main() -> int:
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
     redis = Redis(int(sys.argv[1]))
-    prefix = (sys.argv[3] if len(sys.argv) == 4 else "interlude").encode()
+    prefix = (sys.argv[4] if len(sys.argv) == 5 else "interlude").encode()
+    ids = [json.loads(line)["session"] for line in open(sys.argv[3])]
     acked: dict = {}
     for line in open(sys.argv[2]):
         record = json.loads(line)
         for command in record.get("commands", []):
-            if command.get("version"):
-                acked.setdefault(record["session"], []).append((record["participant"], command["id"], command["version"]))
+            if command.get("version") and not command.get("refused"):
+                acked.setdefault(ids[record["session"]], []).append((record["participant"], command["id"], command["version"]))
     sessions = sorted(acked)
     missing = repeated = misplaced = gaps = commands = 0
     for session in sessions:

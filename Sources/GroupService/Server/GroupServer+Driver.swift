@@ -22,6 +22,10 @@ extension GroupServer {
         /// Whether a turn may have changed which sessions have members here (a hello, a close, a
         /// change taken in): only then is the set worked out again.
         private var membershipMayHaveChanged = true
+        /// Sessions whose catch-up failed: tried again at every tick until it succeeds.
+        private var behind: Set<String> = []
+        /// Whether the last catch-up found the store unreachable (logged once until it recovers).
+        private var isStoreUnreachable = false
 
         init(core: GroupServiceCore, configuration: Configuration) {
             self.core = core
@@ -134,6 +138,7 @@ extension GroupServer {
                 case .tick:
                     outputs += core.tick(at: now)
                     outputs += heartbeat(at: now)
+                    if !behind.isEmpty { outputs += catchUp(behind.intersection(core.sessions.keys), at: now) }
                 case .createSession(let request, let continuation):
                     replies.append((continuation, createSession(request, at: now, outputs: &outputs)))
                 case .revoke(let request, let continuation):
@@ -304,10 +309,14 @@ extension GroupServer {
         /// Brings sessions up to the store's version (after a commit that met another process's, a
         /// gap in the doorbells, a new subscription or a reconnection): the log's events after the
         /// core's version, or the whole session when the log no longer reaches back that far.
+        /// A session whose catch-up failed (the store unreachable) is tried again at the next
+        /// tick, and the others of the same call with it; the failure is logged once, and the
+        /// recovery.
         private func catchUp(_ sessions: Set<String>, at now: Duration) -> [GroupServiceCore.Output] {
             guard let shared else { return [] }
             var outputs: [GroupServiceCore.Output] = []
-            for id in sessions.sorted() {
+            let ordered = sessions.sorted()
+            for (index, id) in ordered.enumerated() {
                 do {
                     guard let held = core.sessions[id] else {
                         if let stored = try shared.session(id, logLength: configuration.core.logLength) { _ = ServiceWire.restore(stored, into: &core, at: now) }
@@ -324,8 +333,18 @@ extension GroupServer {
                         session: id, after: held.version, events: caught.events, participants: caught.participants,
                         created: nil, endedAt: caught.record.endedAt)
                     outputs += core.takeIn(ServiceWire.change(change), at: now).outputs
+                    behind.remove(id)
+                    if isStoreUnreachable {
+                        isStoreUnreachable = false
+                        configuration.log(ServiceLogEntry(at: now, session: "", event: "store.recovered", fields: ["behind": "\(behind.count)"]).jsonLine)
+                    }
                 } catch {
-                    configuration.log(ServiceLogEntry(at: now, session: id, event: "store.failed", fields: ["error": "\(error)", "during": "catch-up"]).jsonLine)
+                    behind.formUnion(ordered[index...])
+                    if !isStoreUnreachable {
+                        isStoreUnreachable = true
+                        configuration.log(ServiceLogEntry(at: now, session: id, event: "store.failed", fields: ["error": "\(error)", "during": "catch-up"]).jsonLine)
+                    }
+                    break
                 }
             }
             return outputs
@@ -384,6 +403,7 @@ extension GroupServer {
             }
             if core.sessions.count > members.count {
                 for id in core.sessions.keys where !members.contains(id) { core.forget(id) }
+                behind.formIntersection(core.sessions.keys)
             }
         }
 
