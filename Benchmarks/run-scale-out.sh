@@ -2,12 +2,14 @@
 # Several `interlude serve` processes sharing sessions through one redis-server, in one run, on
 # loopback (the figures issue "grow past one server" asks for):
 #
-#   1. load: PARTICIPANTS (10,000) realistic participants (Benchmarks/tools/groupload: keep-alives
-#      and clock probes every second, a participant-state command every 5 s each, one playback
-#      command every 3 s per session) in SESSIONS (1,000) sessions of 10, spread over two servers so
-#      that every session has members on both; the fan-out latency of the commands to every other
-#      member of their session, the acknowledgement latency, and the servers' and Redis's CPU and
-#      memory per participant;
+#   1. load: PARTICIPANTS (10,000) participants paced as Interlude's own client is
+#      (Benchmarks/tools/groupload: a keep-alive and a clock probe every 2 s each, the
+#      GroupClockEstimator's refresh and the protocol's keep-alive interval; a participant-state
+#      command every 30 s each, standing for state changes: buffering, ads; one playback command
+#      every 3 s per session) in SESSIONS (1,000) sessions of 10, spread over two servers so that
+#      every session has members on both; the fan-out latency of the commands to every other member
+#      of their session, the acknowledgement latency, and the servers' CPU and memory per
+#      participant;
 #   2. failover: the same load, and 20 s in one server is killed with SIGKILL; every participant
 #      resumes on the other (the invitations list both), and every acknowledged command is checked
 #      against the sessions' logs in Redis (once each, at its version, no gap);
@@ -17,7 +19,8 @@
 #
 #   Benchmarks/run-scale-out.sh [--skip-failover] [--skip-blip]
 #
-# Settings (environment): PARTICIPANTS (10000), SESSIONS (1000), DURATION (60s: each pass's
+# Settings (environment): PARTICIPANTS (10000), SESSIONS (1000), PACE ("-probe-every 2s -ping-every
+# 2s -state-every 30s -command-every 3s": groupload's pacing flags), DURATION (60s: each pass's
 # measured phase), FAIL_AFTER (20: seconds into the measured phase of the kill and of the blip),
 # APPENDFSYNC (always: Redis's fsync policy; everysec is faster and loses at most a second on an OS
 # crash), BUILD=0 uses the release build as it is, KEEP=1 keeps the working directory. Progress goes
@@ -42,6 +45,7 @@ sessions="${SESSIONS:-1000}"
 duration="${DURATION:-60s}"
 fail_after="${FAIL_AFTER:-20}"
 appendfsync="${APPENDFSYNC:-always}"
+pace="${PACE:--probe-every 2s -ping-every 2s -state-every 30s -command-every 3s}"
 [[ $participants =~ ^[0-9]+$ ]] && ((participants >= 20 && participants <= 20000)) || { echo "run-scale-out: PARTICIPANTS must be 20 to 20000" >&2; exit 64; }
 [[ $sessions =~ ^[0-9]+$ ]] && ((sessions >= 2 && participants % sessions == 0)) || { echo "run-scale-out: SESSIONS must divide PARTICIPANTS" >&2; exit 64; }
 [[ $fail_after =~ ^[0-9]+$ ]] || { echo "run-scale-out: FAIL_AFTER must be a whole number of seconds" >&2; exit 64; }
@@ -159,8 +163,8 @@ pass() {
     redis_cpu_before="$(cpu_seconds "$redis_pid")"
     say "== pass $name: $participants participants in $sessions sessions on two servers (groupload, $duration)"
     start "groupload-$name" "$tools/groupload" -url "ws://127.0.0.1:$a_port/group,ws://127.0.0.1:$b_port/group" -tokens "$work/tokens.txt" \
-        -n "$participants" -group "$group" -in-flight 200 -duration "$duration" -command-every 3s -probe-every 1s -state-every 5s \
-        -ping-every 1s -ramp 10s -drain 10s -deadline 600s -format json -record "$work/record-$name.jsonl"
+        -n "$participants" -group "$group" -in-flight 200 -duration "$duration" $pace \
+        -ramp 10s -drain 10s -deadline 600s -format json -record "$work/record-$name.jsonl"
     load_pid=$started
     wait_for "$work/groupload-$name.err" 'measured phase begins' 300 "$load_pid"
     say "   $(grep 'measured phase begins' "$work/groupload-$name.err")"

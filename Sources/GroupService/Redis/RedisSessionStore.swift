@@ -22,6 +22,7 @@ public final class RedisSessionStore: SharedSessionStore {
     private let connection: Mutex<RedisConnection>
     private let scriptHash: String
     private let subscriber: RedisSubscriber
+    private let heartbeatStop = StopFlag()
     /// Redis's `appendonly` and `appendfsync` settings when it was opened (`nil` when `CONFIG` is
     /// not allowed): without the append-only file a Redis restart loses every session.
     public let persistence: (appendOnly: Bool, fsync: String)?
@@ -380,6 +381,28 @@ public final class RedisSessionStore: SharedSessionStore {
         _ = try call { (connection) throws(RedisError) in try connection.command("SET", nodeKey(node), "1", "PX", milliseconds).checked("SET") }
     }
 
+    public func keepBeating(node: String, period: Duration, lifetime: Duration) {
+        let endpoint = endpoint
+        let key = nodeKey(node)
+        let milliseconds = String(max(1, Int64(lifetime / .milliseconds(1))))
+        let stop = heartbeatStop
+        let thread = Thread {
+            var connection: RedisConnection?
+            while !stop.isSet {
+                do {
+                    if connection == nil { connection = try RedisConnection(endpoint: endpoint, timeout: .seconds(1)) }
+                    _ = try connection?.command("SET", key, "1", "PX", milliseconds)
+                } catch {
+                    connection = nil
+                }
+                let (seconds, attoseconds) = period.components
+                usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            }
+        }
+        thread.name = "interlude-redis-heartbeat"
+        thread.start()
+    }
+
     public func liveNodes(among nodes: Set<String>) throws(SessionStoreError) -> Set<String> {
         guard !nodes.isEmpty else { return [] }
         let ordered = nodes.sorted()
@@ -389,5 +412,15 @@ public final class RedisSessionStore: SharedSessionStore {
         return Set(zip(ordered, replies).filter { $0.1.integer == 1 }.map(\.0))
     }
 
-    public func close() { subscriber.close() }
+    public func close() {
+        subscriber.close()
+        heartbeatStop.set()
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class StopFlag: Sendable {
+    private let state = Mutex(false)
+    var isSet: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
 }

@@ -24,6 +24,11 @@ public protocol SharedSessionStore: SessionStore {
     /// Says that `node` is alive for `lifetime` more.
     func beat(node: String, lifetime: Duration) throws(SessionStoreError)
 
+    /// Says that `node` is alive every `period`, for `lifetime` each time, on a thread and a
+    /// connection of its own until ``close()``: a process whose turns fall behind under load is
+    /// still alive, and its participants are not taken for lost.
+    func keepBeating(node: String, period: Duration, lifetime: Duration)
+
     /// Which of `nodes` have a heartbeat that has not run out.
     func liveNodes(among nodes: Set<String>) throws(SessionStoreError) -> Set<String>
 

@@ -33,11 +33,13 @@ extension GroupServer {
             shared = configuration.store as? any SharedSessionStore
         }
 
-        /// Says this process is alive (before it serves anyone).
+        /// Says this process is alive (before it serves anyone), and goes on saying it on a
+        /// thread of the store's own, whatever this driver's backlog.
         func beat() {
             guard let shared, let node = configuration.core.node else { return }
             do {
                 try shared.beat(node: node, lifetime: Self.heartbeatLifetime)
+                shared.keepBeating(node: node, period: Self.heartbeatPeriod, lifetime: Self.heartbeatLifetime)
             } catch {
                 configuration.log(ServiceLogEntry(at: GroupServer.wallClock(), session: "", event: "store.failed", fields: ["error": "\(error)", "during": "heartbeat"]).jsonLine)
             }
@@ -371,14 +373,13 @@ extension GroupServer {
             }
         }
 
-        /// Every heartbeat period: says this process is alive, and marks the participants of the
-        /// processes whose heartbeat ran out as lost.
+        /// Every heartbeat period: marks the participants of the processes whose heartbeat ran
+        /// out as lost (this process's own heartbeat is the store's thread's).
         private func heartbeat(at now: Duration) -> [GroupServiceCore.Output] {
-            guard let shared, let node = configuration.core.node else { return [] }
+            guard let shared, configuration.core.node != nil else { return [] }
             if let lastBeat, now - lastBeat < Self.heartbeatPeriod { return [] }
             lastBeat = now
             do {
-                try shared.beat(node: node, lifetime: Self.heartbeatLifetime)
                 let others = core.otherNodes
                 guard !others.isEmpty else { return [] }
                 let stopped = others.subtracting(try shared.liveNodes(among: others))
