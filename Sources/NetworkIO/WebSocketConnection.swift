@@ -205,6 +205,36 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What ``trySend(_:)`` did.
+    public enum TrySendResult: Sendable, Hashable {
+        /// Queued for sending.
+        case queued
+        /// The send queue is full (``WebSocketConfiguration/sendQueueBytes``), or senders are
+        /// waiting in ``send(_:)``: nothing was queued.
+        case full
+        /// The connection is closed or closing: nothing was queued.
+        case closed
+    }
+
+    /// Queues `message` for sending without suspending, for a caller that must not wait on
+    /// one peer (a server fanning out to many): when the queue has no room, nothing is queued
+    /// and the caller decides (a real-time server closes a peer that cannot keep up).
+    public func trySend(_ message: WebSocketMessage) -> TrySendResult {
+        enum Outcome { case queued(notify: Bool), full, closed }
+        let outcome = state.withLock { state -> Outcome in
+            if Self.sendError(state) != nil { return .closed }
+            guard state.blockedSenders.isEmpty, Self.hasRoom(for: message, in: state, limit: configuration.sendQueueBytes) else { return .full }
+            return .queued(notify: Self.enqueue(message, in: &state))
+        }
+        switch outcome {
+        case .queued(let notify):
+            if notify { loop.post(.webSocketWritable(id: id)) }
+            return .queued
+        case .full: return .full
+        case .closed: return .closed
+        }
+    }
+
     private static func sendError(_ state: State) -> (any Error)? {
         switch state.phase {
         case .closed(let close, _): return WebSocketError.closed(close)
@@ -241,6 +271,15 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
             loop.post(.webSocketWritable(id: id))
         }
         return await closed
+    }
+
+    /// Asks for the close handshake (after the messages already queued) without waiting for it;
+    /// ``closed`` tells how it ended. Later calls, and ``close(code:reason:)`` after it, change
+    /// nothing.
+    public func closeSoon(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        if let notify = requestClose(code: code, reason: reason), notify {
+            loop.post(.webSocketWritable(id: id))
+        }
     }
 
     /// How the connection ended, waiting until it has.

@@ -10,7 +10,8 @@ extension GroupServer {
     actor Driver {
         private var core: GroupServiceCore
         private let configuration: Configuration
-        private var outboxes: [ServiceConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+        /// The open WebSockets, written to directly (without waiting on any one of them).
+        private var sockets: [ServiceConnectionID: WebSocketConnection] = [:]
         private var metrics = ServiceMetrics()
         private var revocations: [(tokenID: String, expiresAt: Int64)] = []
         /// The store, when other processes share it.
@@ -61,7 +62,6 @@ extension GroupServer {
                     handle(turn)
                 }
             }
-            for outbox in outboxes.values { outbox.finish() }
         }
 
         /// One turn: every input fed to the core in order, one commit of all they wrote, then the
@@ -117,20 +117,20 @@ extension GroupServer {
                 for case .close(let connection, _, _) in outputs[scanned...] { closing.insert(connection) }
                 scanned = outputs.count
                 switch input {
-                case .opened(let connection, let outbox):
-                    outboxes[connection] = outbox
+                case .opened(let connection, let socket):
+                    sockets[connection] = socket
                     core.opened(connection, at: now)
                 case .closed(let connection):
-                    outboxes.removeValue(forKey: connection)?.finish()
+                    sockets.removeValue(forKey: connection)
                     outputs += core.closed(connection, at: now)
                 case .binary(let connection):
-                    guard outboxes[connection] != nil, !closing.contains(connection) else { continue }
+                    guard sockets[connection] != nil, !closing.contains(connection) else { continue }
                     metrics.received("binary")
                     outputs += core.reject(connection, code: .badMessage, "binary frames are not part of the protocol: send JSON text", closeCode: 1003, at: now)
                 case .text(let connection, _):
                     // What a connection sends after the server closed it is not read: the close was
                     // the last word (one refusal, not one per message still in flight).
-                    guard outboxes[connection] != nil, !closing.contains(connection), let message else { continue }
+                    guard sockets[connection] != nil, !closing.contains(connection), let message else { continue }
                     let (received, commandID) = receive(message, on: connection, at: now)
                     outputs += received
                     if let commandID { commandIDs.append(commandID) }
@@ -202,12 +202,24 @@ extension GroupServer {
             for output in outputs {
                 switch output {
                 case .send(let connection, let message):
-                    guard let outbox = outboxes[connection] else { continue }
+                    guard let socket = sockets[connection] else { continue }
                     metrics.sent(message)
-                    outbox.yield(.text(ServiceWire.encode(message)))
+                    switch socket.trySend(.text(ServiceWire.encode(message))) {
+                    case .queued:
+                        break
+                    case .full:
+                        // A participant that does not read what it is sent (its send queue is
+                        // full) is closed, not waited for: it resumes and gets what it missed.
+                        membershipMayHaveChanged = true
+                        metrics.slowConsumers += 1
+                        sockets.removeValue(forKey: connection)
+                        socket.closeSoon(code: .policyViolation, reason: "too slow: the send queue is full")
+                    case .closed:
+                        sockets.removeValue(forKey: connection)
+                    }
                 case .close(let connection, let code, let reason):
                     membershipMayHaveChanged = true
-                    outboxes.removeValue(forKey: connection)?.yield(.close(code, reason))
+                    sockets.removeValue(forKey: connection)?.closeSoon(code: WebSocketCloseCode(rawValue: code), reason: reason)
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
                 case .participantReport(_, _, let skew, let roundTrip):

@@ -151,35 +151,20 @@ public final class GroupServer: Sendable {
         }
         router.webSocket("/group", configuration: webSocket, admission: admission) { connection in
             let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
-            let (outbox, outboxContinuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(4_096))
-            inputs.yield(.opened(id, outboxContinuation))
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await outgoing in outbox {
-                        switch outgoing {
-                        case .text(let text):
-                            do { try await connection.send(.text(text)) } catch { return }
-                        case .close(let code, let reason):
-                            _ = await connection.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
-                            return
-                        }
+            // The driver writes to the connection itself (never waiting on it); this task reads.
+            inputs.yield(.opened(id, connection))
+            do {
+                for try await message in connection.messages {
+                    switch message {
+                    case .text(let text): inputs.yield(.text(id, text))
+                    case .binary: inputs.yield(.binary(id))
                     }
                 }
-                do {
-                    for try await message in connection.messages {
-                        switch message {
-                        case .text(let text): inputs.yield(.text(id, text))
-                        case .binary: inputs.yield(.binary(id))
-                        }
-                    }
-                } catch WebSocketError.closed(let close) where close.isLocal && close.code == .messageTooBig {
-                    // NetworkIO closed it with 1009 before the message was whole.
-                    inputs.yield(.tooBig(id, close.reason))
-                } catch {}
-                inputs.yield(.closed(id))
-                outboxContinuation.finish()
-                await group.waitForAll()
-            }
+            } catch WebSocketError.closed(let close) where close.isLocal && close.code == .messageTooBig {
+                // NetworkIO closed it with 1009 before the message was whole.
+                inputs.yield(.tooBig(id, close.reason))
+            } catch {}
+            inputs.yield(.closed(id))
         }
         if let path = configuration.echoPath {
             // 16 MiB messages, as Autobahn's limits cases (9.*) send.
@@ -215,13 +200,8 @@ public final class GroupServer: Sendable {
         return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
-    enum Outgoing: Sendable {
-        case text(String)
-        case close(UInt16, String)
-    }
-
     enum DriverInput: Sendable {
-        case opened(ServiceConnectionID, AsyncStream<Outgoing>.Continuation)
+        case opened(ServiceConnectionID, WebSocketConnection)
         case text(ServiceConnectionID, String)
         case binary(ServiceConnectionID)
         /// The transport closed the connection with 1009: a message over the limit.

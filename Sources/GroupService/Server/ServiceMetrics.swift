@@ -38,6 +38,8 @@ struct ServiceMetrics: Sendable {
     var sentByType: [String: Int] = [:]
     var clockProbes = 0
     var storeFailures = 0
+    /// Participants closed because their send queue was full.
+    var slowConsumers = 0
     /// Changes other processes committed that this one took in (a shared store).
     var remoteChanges = 0
     /// Turns run again because another process committed to the same session first.
@@ -97,6 +99,7 @@ struct ServiceMetrics: Sendable {
         text += "# HELP interlude_group_clock_probes_total Clock probes answered.\n# TYPE interlude_group_clock_probes_total counter\ninterlude_group_clock_probes_total \(clockProbes)\n"
         text += "# HELP interlude_group_events_total Events committed.\n# TYPE interlude_group_events_total counter\ninterlude_group_events_total \(eventsCommitted)\n"
         text += "# HELP interlude_group_store_failures_total Commits that failed (nothing of them was applied).\n# TYPE interlude_group_store_failures_total counter\ninterlude_group_store_failures_total \(storeFailures)\n"
+        text += "# HELP interlude_group_slow_consumers_total Participants closed because they did not read what they were sent (a full send queue).\n# TYPE interlude_group_slow_consumers_total counter\ninterlude_group_slow_consumers_total \(slowConsumers)\n"
         text += "# HELP interlude_group_remote_changes_total Changes committed by other processes sharing the store, taken in.\n# TYPE interlude_group_remote_changes_total counter\ninterlude_group_remote_changes_total \(remoteChanges)\n"
         text += "# HELP interlude_group_store_conflicts_total Turns run again because another process committed to the same session first.\n# TYPE interlude_group_store_conflicts_total counter\ninterlude_group_store_conflicts_total \(conflicts)\n"
         skew.render("interlude_group_participant_skew_seconds", help: "Skew participants reported against the group's expected position (absolute).", into: &text)
