@@ -101,6 +101,17 @@ final class LoopDriver {
 
     // MARK: Context life cycle
 
+    /// lws's own idle checks (its "validity" pings and hang-ups) are off: NetworkIO keeps
+    /// WebSockets alive itself (`WebSocketConfiguration.pingInterval`), and to keep its own lws
+    /// re-sorts a timer list that holds every connection on each frame received (with 5,000
+    /// connections, a sixth of a busy server's time). Never freed; lws reads it for the
+    /// context's life.
+    nonisolated(unsafe) private static let withoutIdleChecks: UnsafePointer<lws_retry_bo_t> = {
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        policy.initialize(to: lws_retry_bo_t())
+        return UnsafePointer(policy)
+    }()
+
     private func createContext(user: UnsafeMutableRawPointer) -> Result<(OpaquePointer, Int), NetworkIOError> {
         let subprotocols = server?.router.subprotocols ?? []
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: subprotocols.count + 2)
@@ -136,6 +147,7 @@ final class LoopDriver {
         info.options = interlude_option_libev() | interlude_option_validate_utf8()
         info.vhost_name = UnsafePointer(own("interlude"))
         info.pt_serv_buf_size = 32 * 1024
+        info.retry_and_idle_policy = Self.withoutIdleChecks
         if let server {
             let configuration = server.configuration
             info.port = Int32(configuration.port)

@@ -16,6 +16,9 @@ final class RedisSubscriber: Sendable {
     private struct Wanted {
         /// Channel → session.
         var channels: [String: String] = [:]
+        /// Moves with each change of ``channels``, so that the reader works out what to
+        /// subscribe only when there is something new.
+        var generation = 0
         var isClosed = false
         var isStarted = false
     }
@@ -49,6 +52,7 @@ final class RedisSubscriber: Sendable {
         let start = wanted.withLock { state -> Bool in
             guard !state.isClosed else { return false }
             state.channels = channels
+            state.generation += 1
             defer { state.isStarted = true }
             return !state.isStarted
         }
@@ -74,13 +78,15 @@ final class RedisSubscriber: Sendable {
         var connection: RedisConnection?
         var subscribed = Set<String>()
         var pending = Set<String>()
+        /// The generation of the wanted channels last subscribed on this connection.
+        var applied = -1
         var everConnected = false
         defer {
             connection?.disconnect()
             continuation.finish()
         }
         while true {
-            let (channels, isClosed) = wanted.withLock { ($0.channels, $0.isClosed) }
+            let (channels, generation, isClosed) = wanted.withLock { ($0.channels, $0.generation, $0.isClosed) }
             if isClosed { return }
             if connection?.isConnected != true {
                 do {
@@ -88,6 +94,7 @@ final class RedisSubscriber: Sendable {
                     connection = made
                     subscribed = []
                     pending = []
+                    applied = -1
                     if everConnected { continuation.yield(.reconnected) }
                     everConnected = true
                 } catch {
@@ -98,12 +105,15 @@ final class RedisSubscriber: Sendable {
             }
             guard let live = connection, let context = try? live.openContext() else { continue }
             do {
-                let add = Set(channels.keys).subtracting(subscribed).subtracting(pending)
-                let remove = subscribed.subtracting(channels.keys)
-                if !add.isEmpty { try live.append([Array("SUBSCRIBE".utf8)] + add.sorted().map { Array($0.utf8) }, to: context) }
-                if !remove.isEmpty { try live.append([Array("UNSUBSCRIBE".utf8)] + remove.sorted().map { Array($0.utf8) }, to: context) }
-                pending.formUnion(add)
-                subscribed.subtract(remove)
+                if generation != applied {
+                    let add = Set(channels.keys).subtracting(subscribed).subtracting(pending)
+                    let remove = subscribed.subtracting(channels.keys)
+                    if !add.isEmpty { try live.append([Array("SUBSCRIBE".utf8)] + add.sorted().map { Array($0.utf8) }, to: context) }
+                    if !remove.isEmpty { try live.append([Array("UNSUBSCRIBE".utf8)] + remove.sorted().map { Array($0.utf8) }, to: context) }
+                    pending.formUnion(add)
+                    subscribed.subtract(remove)
+                    applied = generation
+                }
                 try flush(live, context)
                 try read(live, context, channels: channels, subscribed: &subscribed, pending: &pending)
             } catch {
