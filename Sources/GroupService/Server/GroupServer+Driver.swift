@@ -95,14 +95,14 @@ extension GroupServer {
         /// One try of a turn; the sessions to catch up when the commit met another process's.
         private func attempt(_ turn: [DriverInput], mayRetry: Bool, before caughtUp: [GroupServiceCore.Output]) -> Set<String>? {
             // Messages are read first, so that a turn of nothing but keep-alives, probes and other
-            // inputs that write nothing keeps no copy of the core to undo: the copy costs a copy of
-            // the connection table at the turn's first change.
+            // inputs that write nothing notes nothing to undo.
             let messages = turn.map { input -> Result<SessionClientMessage, WireDecodingError>? in
                 guard case .text(_, let text) = input else { return nil }
                 return Result { () throws(WireDecodingError) in try ServiceWire.decodeClient(text) }
             }
             let mayWrite = zip(turn, messages).contains { input, message in Self.mayWrite(input, message) }
-            let before = mayWrite ? core : nil
+            if mayWrite { core.beginTurn() }
+            defer { if mayWrite { core.commitTurn() } }
             var now = GroupServer.wallClock()
             var outputs: [GroupServiceCore.Output] = []
             var commandIDs: [(ServiceConnectionID, String)] = []
@@ -158,9 +158,9 @@ extension GroupServer {
                     try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, origin: configuration.core.node, at: now))
                     metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
                 } catch {
-                    // `mayWrite` holds for every input that writes, so a turn that wrote kept its copy.
-                    guard let before else { preconditionFailure("a turn wrote to the store from inputs that never write: \(turn)") }
-                    core = before
+                    // `mayWrite` holds for every input that writes, so a turn that wrote noted what to undo.
+                    guard mayWrite else { preconditionFailure("a turn wrote to the store from inputs that never write: \(turn)") }
+                    core.rollBackTurn()
                     if mayRetry, error.isConflict {
                         _ = core.takeWrites()
                         revocations = []

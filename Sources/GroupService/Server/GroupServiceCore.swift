@@ -220,8 +220,8 @@ public struct GroupServiceCore: Sendable {
     /// The limits.
     public let configuration: Configuration
     /// The sessions, by identifier.
-    public internal(set) var sessions: [String: Session] = [:]
-    var connections: [ServiceConnectionID: Connection] = [:]
+    public internal(set) var sessions = JournaledTable<String, Session>()
+    var connections = JournaledTable<ServiceConnectionID, Connection>()
     private var writes = Writes()
     /// Messages refused, by code (for the metrics).
     public private(set) var refusals: [SessionError.Code: Int] = [:]
@@ -236,6 +236,30 @@ public struct GroupServiceCore: Sendable {
 
     /// Participants present in all sessions.
     public var presentParticipantCount: Int { sessions.values.reduce(0) { $0 + $1.presentCount } }
+
+    // MARK: - Turns
+
+    /// Opens a turn: what the inputs until ``commitTurn()`` or ``rollBackTurn()`` change of the
+    /// sessions and connections is noted, so that the shell can undo it when the store refuses
+    /// the turn's writes.
+    public mutating func beginTurn() {
+        sessions.begin()
+        connections.begin()
+    }
+
+    /// Keeps what the turn changed.
+    public mutating func commitTurn() {
+        sessions.commit()
+        connections.commit()
+    }
+
+    /// Puts the sessions and connections back as they were when the turn began, and drops its
+    /// writes.
+    public mutating func rollBackTurn() {
+        sessions.rollBack()
+        connections.rollBack()
+        writes = Writes()
+    }
 
     /// The durable changes since the last call.
     public mutating func takeWrites() -> Writes {
