@@ -414,7 +414,9 @@ struct WatchCommandTmuxTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         let after = ownerRates().dropFirst(refusedAt)
-        #expect(after.count >= 20 && after.allSatisfy { $0 == 1 }, "the owner did not play on after the viewer's refused pause: \(after)")
+        // Playing on at the group's rate; the coordinator's drift corrections nudge it by under 1 %
+        // (a pause would be 0).
+        #expect(after.count >= 20 && after.allSatisfy { abs($0 - 1) < 0.02 }, "the owner did not play on after the viewer's refused pause: \(after)")
         // And the viewer's own player is not left paused: it plays with the group.
         lines = try await rig.poll(timeout: .seconds(10)) { $0.contains("playing · live") && $0.contains("the group is playing") }
         #expect(lines.contains("playing · live") && lines.contains("the group is playing"), "\(Self.shown(lines))")
