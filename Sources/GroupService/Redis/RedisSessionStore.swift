@@ -116,6 +116,11 @@ public final class RedisSessionStore: SharedSessionStore {
             case .error(let message) where message.hasPrefix("INTERLUDE CONFLICT"):
                 let states = try readStates(names)
                 _ = try batch.checked { id in states[id] ?? nil }
+                for (id, version) in batch.expectedVersions.sorted(by: { $0.key < $1.key }) where !batch.events.contains(where: { $0.session == id }) {
+                    if let stored = states[id] ?? nil, stored.version != version {
+                        throw .versionGap(session: id, expected: stored.version &+ 1, found: version &+ 1)
+                    }
+                }
                 continue
             case .error(let message) where message.hasPrefix("INTERLUDE DUPCMD"):
                 let numbers = message.split(separator: " ").dropFirst(2).compactMap { Int($0) }
@@ -168,7 +173,7 @@ public final class RedisSessionStore: SharedSessionStore {
             let events = batch.events.filter { $0.session == name }.map(\.event)
             let participants = batch.participants.filter { $0.session == name }
             // A session with no events in the batch is only checked to exist.
-            let expected = record?.version ?? events.first.map { $0.version &- 1 }
+            let expected = record?.version ?? events.first.map { $0.version &- 1 } ?? batch.expectedVersions[name]
             add(name)
             add(record == nil ? "0" : "1")
             add(record?.stream ?? "")

@@ -155,7 +155,14 @@ extension GroupServer {
             if !writes.isEmpty || !revocations.isEmpty {
                 let started = ContinuousClock.now
                 do {
-                    try configuration.store.commit(ServiceWire.batch(writes, revocations: revocations, origin: configuration.core.node, at: now))
+                    var batch = ServiceWire.batch(writes, revocations: revocations, origin: configuration.core.node, at: now)
+                    if shared != nil {
+                        let sequenced = Set(writes.events.map(\.session))
+                        for (id, _) in writes.participants where !sequenced.contains(id) {
+                            if let version = core.sessions[id]?.version { batch.expectedVersions[id] = version }
+                        }
+                    }
+                    try configuration.store.commit(batch)
                     metrics.committed(after: ContinuousClock.now - started, events: writes.events.count)
                 } catch {
                     // `mayWrite` holds for every input that writes, so a turn that wrote noted what to undo.

@@ -22,6 +22,11 @@ public struct StoreBatch: Sendable, Hashable {
     /// The server process that commits it, when several share the store: a shared store's
     /// doorbells name it, so that a process can tell its own changes from the others'.
     public var origin: String?
+    /// For sessions the batch changes without events (participants only): the version the
+    /// committing process holds, which a shared store checks as it checks the versions events
+    /// imply (a participant record written over a version it has not seen would undo what
+    /// another process wrote there). SQLite and memory, which one process owns, ignore it.
+    public var expectedVersions: [String: UInt64] = [:]
 
     /// An event and the session it belongs to.
     public struct Event: Sendable, Hashable {
