@@ -73,7 +73,8 @@ let package = Package(
         .testTarget(
             name: "VideoPlayerTests",
             dependencies: [
-                "VideoPlayer", "VideoBackend", "VideoTestSupport",
+                // interlude-video: so that it is built for the test that runs it.
+                "VideoPlayer", "VideoBackend", "VideoTestSupport", "interlude-video",
                 .product(name: "MediaTime", package: "Interlude"),
                 .product(name: "HLSInterstitials", package: "Interlude"),
                 .product(name: "HLSPlaylist", package: "Interlude"),
