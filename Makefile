@@ -1,7 +1,7 @@
 # Conveniences; every target is one command you could type yourself.
 SWIFT ?= swift
 
-.PHONY: bootstrap build test test-video release demo bench fuzz goldens clean
+.PHONY: bootstrap build test test-video video release demo bench fuzz goldens clean
 
 bootstrap:
 	scripts/bootstrap
@@ -21,11 +21,16 @@ test: bootstrap
 # part of `test`, so that the root package builds and tests without GStreamer. The suites that play
 # in real time (headless, and into a window on a private Xvfb) run one at a time after the pure
 # ones: side by side on two shared cores they missed their timing windows.
-VIDEO_REALTIME_SUITES = GStreamerPipelineTests|GStreamerPipelineHLSTests|InterstitialSwitcherTests|PlayerWindowTests
+VIDEO_REALTIME_SUITES = GStreamerPipelineTests|GStreamerPipelineHLSTests|InterstitialSwitcherTests|PlayerWindowTests|InterludeVideoTests
 test-video:
 	scripts/bootstrap --video
 	$(SWIFT) test --package-path Video --skip '$(VIDEO_REALTIME_SUITES)'
 	$(SWIFT) test --package-path Video --skip-build --no-parallel --filter '$(VIDEO_REALTIME_SUITES)'
+
+# interlude-video (the player window, real pictures and sound), which `interlude watch --video` runs.
+video:
+	scripts/bootstrap --video
+	$(SWIFT) build --package-path Video -c release --product interlude-video
 
 release: bootstrap
 	$(SWIFT) build -c release

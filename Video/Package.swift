@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .library(name: "VideoBackend", targets: ["VideoBackend"]),
         .library(name: "VideoWindow", targets: ["VideoWindow"]),
+        .executable(name: "interlude-video", targets: ["interlude-video"]),
     ],
     dependencies: [
         // The name pins the package's identity, which for a path dependency would otherwise be the
@@ -48,6 +49,36 @@ let package = Package(
                 "CX11", "VideoBackend",
                 .product(name: "MediaTime", package: "Interlude"),
                 .product(name: "PlayerInterface", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // interlude-video's player: the schedule's plan, the keys, the loop over pipelines and window.
+        .target(
+            name: "VideoPlayer",
+            dependencies: [
+                "VideoBackend", "VideoWindow",
+                .product(name: "MediaTime", package: "Interlude"),
+                .product(name: "PlayerInterface", package: "Interlude"),
+                .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "HLSPlaylist", package: "Interlude"),
+                .product(name: "PlayerEngine", package: "Interlude"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "interlude-video",
+            dependencies: ["VideoPlayer", "VideoBackend"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VideoPlayerTests",
+            dependencies: [
+                // interlude-video: so that it is built for the test that runs it.
+                "VideoPlayer", "VideoBackend", "VideoTestSupport", "interlude-video",
+                .product(name: "MediaTime", package: "Interlude"),
+                .product(name: "HLSInterstitials", package: "Interlude"),
+                .product(name: "HLSPlaylist", package: "Interlude"),
+                .product(name: "NetworkIO", package: "Interlude"),
             ],
             swiftSettings: strictSettings
         ),

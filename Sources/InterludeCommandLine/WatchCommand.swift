@@ -36,6 +36,11 @@ enum WatchCommand: Subcommand {
             and no change of rate (the key is refused with a message); a seek past a break with X-RESTRICT="JUMP"
             plays that break first.
 
+            Video: --video URL plays the stream with real pictures and sound in a window (X11, GStreamer), with its
+            breaks switched on time and the transport bar under the video; the keys are these, with left / right 10
+            seconds, f full screen and i picture in picture. It runs interlude-video (beside interlude, on PATH, or
+            in Video/.build; 'make video' builds it) with the URL (and --mute), and exits with its status.
+
             Channels: --channels FILE plays a list of live channels instead of one URL, starting with the first.
             The file is UTF-8 text, one channel a line: its title, a tab, its URL (http://, https:// or file://),
             and optionally a tab and its rating; blank lines and lines starting with '#' are skipped. It may hold
@@ -96,10 +101,13 @@ enum WatchCommand: Subcommand {
             .init(long: "make-passcode-hash", short: nil, valueName: nil, help: "Read a passcode from standard input, write its salted hash for --passcode-file, and exit."),
             .init(long: "no-mpris", short: nil, valueName: nil, help: "Do not publish the player on the session bus."),
             .init(long: "join", short: nil, valueName: "INVITATION", help: "Take part in a watch-together session: its invitation URL (or token, with --server)."),
+            .init(long: "video", short: nil, valueName: nil, help: "Real pictures and sound: play the URL in a window with interlude-video (build it with 'make video')."),
+            .init(long: "mute", short: nil, valueName: nil, help: "With --video: no sound."),
         ] + GroupJoinOptions.options,
         examples: [
             "interlude origin &                                                    # the project's origin, then",
             "interlude watch http://127.0.0.1:8080/vod/movie/charlie/main.m3u8     # charlie's VOD: two ads at each break",
+            "interlude watch --video http://127.0.0.1:8080/vod/movie/charlie/main.m3u8   # in a window, with sound (make video first)",
             "interlude watch --title 'Channel' http://127.0.0.1:8080/live/channel/bob/main.m3u8",
             "interlude watch --no-mpris ./stream/main.m3u8",
             "printf 'Bob\\thttp://127.0.0.1:8080/live/channel/bob/main.m3u8\\nCharlie\\thttp://127.0.0.1:8080/live/channel/charlie/main.m3u8\\tR\\n' > channels.tsv",
@@ -114,6 +122,12 @@ enum WatchCommand: Subcommand {
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
+        if arguments.flag("video") {
+            guard let url = arguments.positionals.first, arguments.value("join") == nil, arguments.value("channels") == nil else {
+                throw UsageError(message: "--video plays one URL (not --join or --channels yet)", command: spec)
+            }
+            return try WatchVideoLauncher.run(url: url, isMuted: arguments.flag("mute"))
+        }
         let options = try Options(arguments)
         if options.isMakingPasscodeHash { return try makePasscodeHash(io: io) }
         let channels = try options.makeChannels()

@@ -11,7 +11,11 @@ import Synchronization
 ///     try primary.play()
 ///     let phase = try await switcher.run()    // returns once primary plays again
 ///
-/// The asset's pipeline is the switcher's: it is closed when ``run(clock:pollInterval:)``
+/// A break of several assets (an asset list's pod) is one asset to the machine: every asset is
+/// prerolled together, and each one's end of stream plays the next (a state change, as the
+/// switch is); the last one's ends the break.
+///
+/// The assets' pipelines are the switcher's: they are closed when ``run(clock:pollInterval:)``
 /// returns. Primary stays the caller's.
 public final class InterstitialSwitcher: Sendable {
     private struct Driver {
@@ -19,18 +23,44 @@ public final class InterstitialSwitcher: Sendable {
         var wake: Duration?
         /// The asset's error, thrown once primary plays on.
         var failure: GStreamerError?
+        /// The asset of the pod playing (or next to).
+        var current = 0
+        /// The shell clock's time now, from ``run(clock:pollInterval:)``'s origin; `nil` before it runs.
+        var host: (@Sendable () -> Duration)?
     }
 
     public let primary: GStreamerPipeline
-    public let asset: GStreamerPipeline
+    /// The break's assets, in the order they play.
+    public let assets: [GStreamerPipeline]
     private let driver: Mutex<Driver>
 
+    /// The first asset.
+    public var asset: GStreamerPipeline { assets[0] }
+
     /// A switcher for `scheduledBreak`, prerolling `asset` `preloadLead` ahead of it.
-    public init(primary: GStreamerPipeline, asset: GStreamerPipeline, scheduledBreak: InterstitialSwitchStateMachine.Break,
+    public convenience init(primary: GStreamerPipeline, asset: GStreamerPipeline, scheduledBreak: InterstitialSwitchStateMachine.Break,
+                            preloadLead: Duration = .seconds(5)) {
+        self.init(primary: primary, assets: [asset], scheduledBreak: scheduledBreak, preloadLead: preloadLead)
+    }
+
+    /// A switcher for `scheduledBreak` playing `assets` (at least one) one after the other,
+    /// prerolling them all `preloadLead` ahead of it.
+    public init(primary: GStreamerPipeline, assets: [GStreamerPipeline], scheduledBreak: InterstitialSwitchStateMachine.Break,
                 preloadLead: Duration = .seconds(5)) {
+        precondition(!assets.isEmpty, "a break plays at least one asset")
         self.primary = primary
-        self.asset = asset
+        self.assets = assets
         driver = Mutex(Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak, preloadLead: preloadLead)))
+    }
+
+    /// The index of the pod's asset playing now (or next to).
+    public var currentAsset: Int { driver.withLock { $0.current } }
+
+    /// Ends the break now, as if its last asset had ended (a skip): primary plays from the
+    /// resumption point. Nothing happens unless an asset plays.
+    public func endBreak() throws(GStreamerPipelineError) {
+        guard let host = driver.withLock({ $0.host }) else { return }
+        try feed(.assetEnded(at: host()))
     }
 
     /// The break's phase now.
@@ -45,20 +75,23 @@ public final class InterstitialSwitcher: Sendable {
     public func run<C: Clock<Duration>>(clock: C = ContinuousClock(), pollInterval: Duration = .milliseconds(100)) async throws -> InterstitialSwitchStateMachine.Phase {
         let origin = clock.now
         let host: @Sendable () -> Duration = { origin.duration(to: clock.now) }
-        let messages = asset.messages()
-        defer { asset.close() }
+        driver.withLock { $0.host = host }
+        let streams = assets.map { $0.messages() }
+        defer { for asset in assets { asset.close() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await message in messages {
-                    switch message {
-                    case .asyncDone(seek: nil): try self.feed(.assetPrerolled)
-                    case .endOfStream: try self.feed(.assetEnded(at: host()))
-                    case .error(let error):
-                        self.driver.withLock { $0.failure = error }
-                        try self.feed(.assetFailed(at: host()))
-                    default: break
+            for (index, messages) in streams.enumerated() {
+                group.addTask {
+                    for await message in messages {
+                        switch message {
+                        case .asyncDone(seek: nil) where index == 0: try self.feed(.assetPrerolled)
+                        case .endOfStream: try self.assetEnded(index, at: host())
+                        case .error(let error):
+                            self.driver.withLock { $0.failure = error }
+                            try self.feed(.assetFailed(at: host()))
+                        default: break
+                        }
+                        if self.isFinished { return }
                     }
-                    if self.isFinished { return }
                 }
             }
             group.addTask {
@@ -85,6 +118,21 @@ public final class InterstitialSwitcher: Sendable {
         return phase
     }
 
+    /// Asset `index` ended: the next one of the pod plays, or after the last the break ends.
+    private func assetEnded(_ index: Int, at now: Duration) throws(GStreamerPipelineError) {
+        let next = driver.withLock { driver -> Int? in
+            guard case .asset = driver.machine.phase, index == driver.current, index + 1 < assets.count else { return nil }
+            driver.current = index + 1
+            return index + 1
+        }
+        guard let next else {
+            if index == assets.count - 1 { try feed(.assetEnded(at: now)) }
+            return
+        }
+        try assets[index].pause()
+        try assets[next].play()
+    }
+
     private var isFinished: Bool { driver.withLock { $0.machine.isFinished } }
 
     private var isAbandoned: Bool {
@@ -109,15 +157,16 @@ public final class InterstitialSwitcher: Sendable {
         for action in actions {
             switch action {
             case .prerollAsset:
-                try asset.pause()
+                for asset in assets { try asset.pause() }
             case .switchToAsset:
                 try primary.pause()
-                try asset.play()
+                try assets[driver.withLock { $0.current }].play()
             case .seekPrimary(let time):
                 try primary.seek(to: time)
             case .switchToPrimary:
                 // Primary comes back even when the asset (failed) refuses to pause.
-                let pausedAsset = Result { () throws(GStreamerPipelineError) in try asset.pause() }
+                let playing = assets[driver.withLock { $0.current }]
+                let pausedAsset = Result { () throws(GStreamerPipelineError) in try playing.pause() }
                 try primary.play()
                 if case .failure(let error) = pausedAsset, !isAbandoned { throw error }
             case .scheduleWake:

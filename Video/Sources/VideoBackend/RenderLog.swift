@@ -26,6 +26,9 @@ public final class RenderLog: Sendable, Equatable, CustomStringConvertible {
 
     public init() {}
 
+    /// The time now on the clock the logs' host times are on (`gst_util_get_timestamp`).
+    public static var now: Duration { .nanoseconds(Int64(gst_util_get_timestamp())) }
+
     /// Every buffer rendered so far.
     public var rendered: [RenderedBuffer] { buffers.withLock { $0 } }
 

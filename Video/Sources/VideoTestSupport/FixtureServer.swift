@@ -11,9 +11,11 @@ public enum FixtureServer {
     }()
 
     /// Runs `body` with the base URL (`http://127.0.0.1:PORT/media`), then stops the server.
-    public static func with<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+    /// The files of `extra` (a test's own playlists), when given, are at `http://127.0.0.1:PORT/extra`.
+    public static func with<T: Sendable>(extra: String? = nil, _ body: (String) async throws -> T) async throws -> T {
         var router = HTTPRouter()
         router.files("/media", directory: media)
+        if let extra { router.files("/extra", directory: extra) }
         let server = HTTPServer(router: router)
         let running = Task { try await server.run() }
         do {

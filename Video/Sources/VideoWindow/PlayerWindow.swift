@@ -77,6 +77,8 @@ public final class PlayerWindow: @unchecked Sendable {
         let (pipWidth, pipHeight) = (configuration.videoWidth / 2, configuration.videoHeight / 2)
         pictureInPictureWindow = make(root, PixelRect(x: screenWidth - pipWidth - 16, y: screenHeight - pipHeight - 16, width: pipWidth, height: pipHeight))
         graphics = XCreateGC(display, window, 0, nil)
+        // KeyPressMask: the keys typed into the window (or its children, which propagate them).
+        XSelectInput(display, window, 1 << 0)
         XMapWindow(display, videoWindow)
         XMapRaised(display, controlsWindow)
         XMapRaised(display, window)
@@ -173,6 +175,23 @@ public final class PlayerWindow: @unchecked Sendable {
                 }
                 onPresentation(action)
             }
+        }
+    }
+
+    /// The keys pressed in the window since the last call, as X11 keysyms (the unshifted symbol:
+    /// `0x20` space, `0xFF51` ←, `0xFF53` →, a letter's ASCII code), in order; never waits.
+    public func pressedKeys() -> [UInt] {
+        state.withLock { state in
+            guard !state.isClosed else { return [] }
+            var keys: [UInt] = []
+            while XPending(display) > 0 {
+                var event = XEvent()
+                XNextEvent(display, &event)
+                // KeyPress
+                guard event.type == 2 else { continue }
+                keys.append(UInt(XLookupKeysym(&event.xkey, 0)))
+            }
+            return keys
         }
     }
 

@@ -12,7 +12,7 @@ import VideoWindow
 /// The player window on a private Xvfb screen, with real playback into it (ximagesink through
 /// GstVideoOverlay): screenshots compared with the frames ffmpeg decodes from the same fixture at
 /// the same time tell which asset is on screen. Real time, a few seconds each.
-@Suite("PlayerWindow", .enabled(if: XvfbDisplay.isAvailable, XvfbDisplay.skipReason), .serialized)
+@Suite("PlayerWindow", .enabled(if: XvfbDisplay.isAvailable, Comment(rawValue: XvfbDisplay.skipReason)), .serialized)
 struct PlayerWindowTests {
     static let content = "\(FixtureServer.media)/content/index.m3u8"
     static let ad = "\(FixtureServer.media)/ads/ad-10s/index.m3u8"

@@ -1,0 +1,102 @@
+public import HLSInterstitials
+public import MediaTime
+public import VideoBackend
+
+/// The breaks of an ``InterstitialSchedule`` as the switcher plays them: one
+/// ``InterstitialSwitchStateMachine/Break`` each (start, duration, and the resumption offset that
+/// puts primary back at the schedule's `resumeTime`, after X-SNAP and X-RESUME-OFFSET), with its
+/// assets' URIs resolved. Breaks sharing a start play as one pod (D.2). A break that plays
+/// nothing (a failed or empty asset list, no known duration) is left out, as is a pre-roll at
+/// primary's very start: the switcher switches when primary's position reaches a start, which a
+/// start of zero never is.
+public struct SwitchPlan: Sendable, Hashable {
+    public struct Item: Sendable, Hashable, Identifiable {
+        /// The event identifiers (several when breaks share a start), joined with `+`.
+        public var id: String
+        public var scheduledBreak: InterstitialSwitchStateMachine.Break
+        /// The assets to play in order, resolved against the playlist's URI.
+        public var assetURIs: [String]
+        /// X-RESTRICT=SKIP: no skipping and no seeking forward while it plays.
+        public var isSkipRestricted: Bool
+    }
+
+    /// Why a break of the schedule is not in the plan.
+    public enum Omission: Sendable, Hashable {
+        case playsNothing(id: String)
+        case unknownDuration(id: String)
+        case atPrimaryStart(id: String)
+    }
+
+    public private(set) var items: [Item] = []
+    public private(set) var omissions: [Omission] = []
+
+    public init(schedule: InterstitialSchedule, baseURI: String) {
+        var pods: [[InterstitialSchedule.Break]] = []
+        for scheduled in schedule.breaks {
+            if let last = pods.last?.last, last.start == scheduled.start {
+                pods[pods.count - 1].append(scheduled)
+            } else {
+                pods.append([scheduled])
+            }
+        }
+        for pod in pods {
+            var uris: [String] = []
+            var duration = MediaTime.zero
+            var ids: [String] = []
+            var isSkipRestricted = false
+            for scheduled in pod {
+                guard !scheduled.playsNothing, let assets = scheduled.assets, !assets.isEmpty else {
+                    omissions.append(.playsNothing(id: scheduled.id))
+                    continue
+                }
+                guard let length = scheduled.duration, length > .zero else {
+                    omissions.append(.unknownDuration(id: scheduled.id))
+                    continue
+                }
+                ids.append(scheduled.id)
+                uris += assets.map { URIResolution.resolve($0.uri, against: baseURI) }
+                duration += length
+                isSkipRestricted = isSkipRestricted || scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement)
+            }
+            guard let first = pod.first, let last = pod.last, !ids.isEmpty else { continue }
+            guard first.start > .zero else {
+                omissions.append(.atPrimaryStart(id: ids.joined(separator: "+")))
+                continue
+            }
+            items.append(Item(
+                id: ids.joined(separator: "+"),
+                scheduledBreak: InterstitialSwitchStateMachine.Break(start: first.start, duration: duration, resumptionOffset: last.resumeTime - first.start),
+                assetURIs: uris,
+                isSkipRestricted: isSkipRestricted
+            ))
+        }
+    }
+
+    /// The first break that starts after primary time `position`: the next one to play.
+    public func next(after position: MediaTime) -> Item? {
+        items.first { $0.scheduledBreak.start > position }
+    }
+
+    /// The item of event `eventID` (one of a pod's).
+    public func item(containing eventID: String) -> Item? {
+        items.first { $0.id.split(separator: "+").contains(Substring(eventID)) }
+    }
+}
+
+extension SwitchPlan.Omission: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .playsNothing(let id): "break \"\(id)\" plays nothing (no assets, or its asset list failed): primary plays on"
+        case .unknownDuration(let id): "break \"\(id)\" has no known duration: not played"
+        case .atPrimaryStart(let id): "break \"\(id)\" is at primary's start (a pre-roll): not played by this player yet"
+        }
+    }
+}
+
+extension SwitchPlan {
+    /// `2 breaks: mid-1 at 40.000 s (2 assets), …`, for the player's first line.
+    public var summary: String {
+        "\(items.count) break\(items.count == 1 ? "" : "s")" + (items.isEmpty ? "" : ": ")
+            + items.map { "\($0.id) at \(MediaTime.format($0.scheduledBreak.start)) (\($0.assetURIs.count) asset\($0.assetURIs.count == 1 ? "" : "s"))" }.joined(separator: ", ")
+    }
+}
