@@ -7,7 +7,7 @@ import TestSupport
 /// join`s spread over them, in real time: a server killed with SIGKILL loses nobody.
 @Suite("Group servers sharing Redis, across processes", .serialized, .tags(.integration))
 struct ScaleOutAcrossProcessesTests {
-    @Test("one of two servers killed with SIGKILL: its participants resume on the other, the acknowledged seek holds, everyone stays in step; one that cannot reach the other is marked lost once")
+    @Test("one of two servers killed with SIGKILL: its participants resume on the other, the group stays in step; one that cannot reach the other is marked lost once")
     func serverKilledOthersServe() async throws {
         let redis = try RedisServer()
         let rig = try GroupAcrossProcessesRig()
@@ -52,27 +52,25 @@ struct ScaleOutAcrossProcessesTests {
             #expect(resumed.time < killedAt + 3, why("\(trace.name) resumed \(resumed.time - killedAt) s after the kill"))
         }
         #expect(traces[1].firstEvent("disconnected", after: killedAt) == nil, why("bob, on the server that stayed, was disconnected"))
-        for trace in traces {
-            let sought = try #require(trace.firstEvent("playerCommand", after: seekAt), why("\(trace.name) never followed the seek"))
-            let start = try #require(trace.firstPlayingSample(after: sought.time), why(""))
-            let anchor = try #require(start.primary)
-            #expect(abs(anchor - 20) < 0.3, why("\(trace.name) went on from \(anchor) s after the seek"))
-        }
+        // Where the seek sent the group is checked, with both stores, by the test of a server
+        // killed and restarted (GroupAcrossProcessesTests); here that nobody drifted from the others.
         GroupAcrossProcessesTests.expectInStep(traces, settled: killedAt + 2)
         // The survivor's log: alice and charlie resumed there; only dana, whose invitation names
         // no other server, was marked lost, once, after a's heartbeat ran out (5 s).
         let survivor = rig.sharedLog("b").split(separator: "\n")
-        func participants(_ event: String) -> [String] {
-            survivor.filter { $0.contains(#""event":"\#(event)""#) }.compactMap { line in
+        func participants(_ event: String, reason: String? = nil) -> [String] {
+            survivor.filter { $0.contains(#""event":"\#(event)""#) && reason.map($0.contains) ?? true }.compactMap { line in
                 line.range(of: #""participant":""#).map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
             }
         }
         let resumed = Set(participants("participant.resumed"))
-        let lost = participants("participant.lost")
+        // Marked lost because its server stopped (a participant that ends its run by closing its
+        // socket is lost too, "disconnected", and is not what this counts).
+        let lost = participants("participant.lost", reason: "its server a stopped")
         #expect(resumed.count == 2, "\(survivor.joined(separator: "\n"))")
         #expect(lost.count == 1 && !resumed.contains(lost[0]), "lost: \(lost); resumed: \(resumed)")
         #expect(survivor.contains { $0.contains(#""event":"server.stopped""#) && $0.contains(#""nodes":"a""#) })
-        if let line = survivor.first(where: { $0.contains(#""event":"participant.lost""#) }), let range = line.range(of: #""time_ms":"#) {
+        if let line = survivor.first(where: { $0.contains(#""event":"participant.lost""#) && $0.contains("its server a stopped") }), let range = line.range(of: #""time_ms":"#) {
             let milliseconds = Double(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
             let lostAt = (milliseconds * 1e6 - Double(rig.epoch)) / 1e9
             #expect(lostAt > killedAt + 3 && lostAt < killedAt + 8, "dana was marked lost \(lostAt - killedAt) s after the kill")
