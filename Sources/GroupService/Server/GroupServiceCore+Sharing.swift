@@ -78,14 +78,15 @@ extension GroupServiceCore {
         sessions[change.session] = session
         for event in applied { outputs += fanOut(event, in: change.session, except: nil) }
         if change.isEnded, !session.isEnded {
-            outputs += closeEnded(change.session, at: now)
+            outputs += closeEnded(change.session)
         }
         return (outputs, true)
     }
 
-    /// Ends a session that another process ended: its members here are told and disconnected,
-    /// nothing is written.
-    private mutating func closeEnded(_ id: String, at now: Duration) -> [Output] {
+    /// Marks a session ended and tells its members here and disconnects them (4004); nothing is
+    /// written (``endSession(_:at:)`` writes the end; a session another process ended is only
+    /// closed here).
+    mutating func closeEnded(_ id: String) -> [Output] {
         guard var session = sessions[id] else { return [] }
         session.isEnded = true
         var outputs: [Output] = []

@@ -313,17 +313,8 @@ public struct GroupServiceCore: Sendable {
 
     /// Ends a session: everyone connected is told and disconnected (4004).
     public mutating func endSession(_ id: String, at now: Duration) -> [Output] {
-        guard var session = sessions[id], !session.isEnded else { return [] }
-        session.isEnded = true
-        var outputs: [Output] = []
-        for participant in session.participants.values.sorted(by: { $0.id < $1.id }) {
-            guard let connection = participant.connection else { continue }
-            outputs.append(.send(connection, .error(SessionError(code: .sessionEnded, message: "the session was ended"))))
-            outputs.append(.close(connection, code: 4004, reason: "session ended"))
-            connections[connection]?.member = nil
-            session.participants[participant.id]?.connection = nil
-        }
-        sessions[id] = session
+        guard let session = sessions[id], !session.isEnded else { return [] }
+        var outputs = closeEnded(id)
         writes.endedSessions.append(id)
         outputs.append(.log(ServiceLogEntry(at: now, session: id, event: "session.ended")))
         return outputs
