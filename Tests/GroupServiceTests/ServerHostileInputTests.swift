@@ -389,7 +389,7 @@ struct ServerHostileInputTests {
 
 /// One real server for one test: 127.0.0.1 on a free port, a memory store, a key ring made here,
 /// every log line kept, and a session created over `POST /sessions`.
-private struct HostileRig: Sendable {
+struct HostileRig: Sendable {
     let port: Int
     let ring: TokenKeyRing
     let log: HostileLog
@@ -509,7 +509,7 @@ private struct HostileRig: Sendable {
 }
 
 /// The owner and viewer who behave, and everything they were sent.
-private final class Bystanders: Sendable {
+final class Bystanders: Sendable {
     let owner: HostileClient
     let ownerID: CoordinatedPlaybackParticipant.ID
     let watcher: HostileClient
@@ -551,11 +551,11 @@ extension SessionEvent {
 
 extension String {
     /// The string as a JSON literal.
-    fileprivate var quotedJSON: String { String(decoding: WireValue.string(self).jsonBytes, as: UTF8.self) }
+    var quotedJSON: String { String(decoding: WireValue.string(self).jsonBytes, as: UTF8.self) }
 }
 
 /// Runs `body` against a fresh server on a free port, then shuts the server down and waits for it.
-private func withHostileServer(
+func withHostileServer(
     configure: (inout GroupServer.Configuration) -> Void = { _ in },
     _ body: (HostileRig) async throws -> Void
 ) async throws {
@@ -648,7 +648,7 @@ private enum HostileMutator {
 
 /// A blocking TCP client for what `WebSocketClient` cannot send: a handshake with a foreign
 /// `Origin`, a text frame that is not UTF-8. Used from its own thread.
-private final class HostileRawSocket: Sendable {
+final class HostileRawSocket: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }

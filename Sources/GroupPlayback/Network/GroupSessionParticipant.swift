@@ -444,12 +444,43 @@ public final class GroupSessionParticipant: Sendable {
         }
         if let interval = configuration.reportInterval, state.driver != nil, now >= state.nextReport {
             state.nextReport = now + interval
-            if let skew = state.lastSkew, let roundTrip = state.driver?.clockEstimate?.minimumRoundTripTime {
-                let body = WireValue.object(["skew": skew.wire, "roundTrip": roundTrip.wire])
-                perform(state.link.sendCustom(messageType: "interlude.report", body: body, at: now), in: &state, at: now)
+            if let report = report(state, at: now) {
+                perform(state.link.sendCustom(messageType: "interlude.report", body: report.wire, at: now), in: &state, at: now)
             }
         }
         arm(&state, at: now)
+    }
+
+    /// The report for the server: the clock's round trip and the skew (for its metrics), where
+    /// the player is on the coordinated timeline and whom the group waits for (for its web view).
+    private func report(_ state: State, at now: Duration) -> ParticipantReport? {
+        guard let driver = state.driver, let roundTrip = driver.clockEstimate?.minimumRoundTripTime else { return nil }
+        let groupTime = driver.groupClock.groupTime(atLocalTime: now)
+        let machine = player.machineState
+        let position = player.position
+        let coordinated = PlayerCoordinationBinding.mapping(of: machine).coordinatedTime(for: PlayerCoordinationBinding.position(position))
+        var place = ParticipantReport.Position(coordinated: Duration(rounding: coordinated), rate: player.timeControlStatus == .playing ? player.rate : 0)
+        if case .interstitial(let event, let offset) = position {
+            place.breakEvent = event
+            place.breakOffset = Duration(rounding: offset)
+        }
+        var report = ParticipantReport(skew: state.lastSkew, roundTrip: roundTrip, groupTime: groupTime, position: place)
+        if let status = driver.binding.coordinator.groupStatus(at: groupTime) {
+            switch status.status {
+            case .playing: report.group = .playing
+            case .paused: report.group = .paused
+            case .waiting:
+                report.group = .waiting
+                report.waitingFor = status.blockers.prefix(ParticipantReport.maximumBlockers).map { blocker in
+                    let cause: String = switch blocker.cause {
+                    case .notReady: "not-ready"
+                    case .suspension(let reason): reason == .playingInterstitial ? "ad" : reason.rawValue
+                    }
+                    return ParticipantReport.Blocker(participant: blocker.participant.rawValue, cause: cause)
+                }
+            }
+        }
+        return report
     }
 
     private func measureSkew(_ state: inout State, at now: Duration) {

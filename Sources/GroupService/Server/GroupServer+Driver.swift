@@ -8,25 +8,28 @@ extension GroupServer {
     /// (whatever arrived during the previous turn), one commit per turn before any of its outputs
     /// is performed.
     actor Driver {
-        private var core: GroupServiceCore
-        private let configuration: Configuration
+        var core: GroupServiceCore
+        let configuration: Configuration
         /// The open WebSockets, written to directly (without waiting on any one of them).
         private var sockets: [ServiceConnectionID: WebSocketConnection] = [:]
         private var metrics = ServiceMetrics()
         private var revocations: [(tokenID: String, expiresAt: Int64)] = []
         /// The store, when other processes share it.
-        private let shared: (any SharedSessionStore)?
+        let shared: (any SharedSessionStore)?
         /// The sessions whose doorbells the store was last asked for.
         private var watched: Set<String> = []
         /// When this process last said it is alive, and checked the others.
         private var lastBeat: Duration?
         /// Whether a turn may have changed which sessions have members here (a hello, a close, a
         /// change taken in): only then is the set worked out again.
-        private var membershipMayHaveChanged = true
+        var membershipMayHaveChanged = true
         /// Sessions whose catch-up failed: tried again at every tick until it succeeds.
         private var behind: Set<String> = []
         /// Whether the last catch-up found the store unreachable (logged once until it recovers).
         private var isStoreUnreachable = false
+        /// The web view's feeds, and their sockets.
+        var views = ViewFeeds()
+        var viewSockets: [ServiceConnectionID: WebSocketConnection] = [:]
 
         init(core: GroupServiceCore, configuration: Configuration) {
             self.core = core
@@ -59,7 +62,10 @@ extension GroupServer {
                 while true {
                     let turn = inputs.take()
                     if turn.isEmpty { break }
-                    handle(turn)
+                    // The feeds only read what the core holds once the turn is committed.
+                    let sessionInputs = turn.filter { !$0.isView }
+                    if !sessionInputs.isEmpty { handle(sessionInputs) }
+                    serveViews(turn)
                 }
             }
         }
@@ -149,6 +155,9 @@ extension GroupServer {
                     metricReplies.append((reply, HTTPResponse(headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.render(core: core, now: now))))
                 case .store(let notice):
                     outputs += take(notice, at: now)
+                case .viewOpened, .viewText, .viewClosed:
+                    // Taken after the turn (``serveViews(_:)``).
+                    break
                 }
             }
             let writes = core.takeWrites()
@@ -229,8 +238,9 @@ extension GroupServer {
                     sockets.removeValue(forKey: connection)?.closeSoon(code: WebSocketCloseCode(rawValue: code), reason: reason)
                 case .log(let entry):
                     configuration.log(entry.jsonLine)
-                case .participantReport(_, _, let skew, let roundTrip):
-                    metrics.report(skew: skew, roundTrip: roundTrip)
+                case .participantReport(let session, let participant, let report):
+                    metrics.report(skew: report.skew, roundTrip: report.roundTrip)
+                    if !views.isEmpty { perform(views.report(report, from: participant, in: session, at: GroupServer.wallClock())) }
                 }
             }
         }
@@ -241,7 +251,7 @@ extension GroupServer {
         /// the messages that only read (keep-alives, clock probes, resyncs).
         private static func mayWrite(_ input: DriverInput, _ message: Result<SessionClientMessage, WireDecodingError>?) -> Bool {
             switch input {
-            case .opened, .binary, .tooBig, .metrics, .store: return false
+            case .opened, .binary, .tooBig, .metrics, .store, .viewOpened, .viewText, .viewClosed: return false
             case .closed, .tick, .createSession, .revoke: return true
             case .text:
                 switch message {
@@ -262,7 +272,7 @@ extension GroupServer {
                 case .success(.hello)?, .success(.leave)?: return true
                 default: return false
                 }
-            case .opened, .binary, .tooBig, .tick, .revoke, .metrics, .store: return false
+            case .opened, .binary, .tooBig, .tick, .revoke, .metrics, .store, .viewOpened, .viewText, .viewClosed: return false
             }
         }
 
@@ -316,7 +326,7 @@ extension GroupServer {
 
         /// Loads a session that another process may have created or changed, when this core
         /// does not hold it (a shared store only).
-        private func load(_ session: String, at now: Duration) {
+        func load(_ session: String, at now: Duration) {
             guard let shared, core.sessions[session] == nil else { return }
             membershipMayHaveChanged = true
             do {
@@ -413,10 +423,10 @@ extension GroupServer {
 
         /// Subscribes to the doorbells of the sessions this process has members in, and forgets
         /// the others.
-        private func watchMembers(_ shared: any SharedSessionStore) {
+        func watchMembers(_ shared: any SharedSessionStore) {
             guard membershipMayHaveChanged else { return }
             membershipMayHaveChanged = false
-            let members = core.sessionsWithMembersHere
+            let members = core.sessionsWithMembersHere.union(views.sessions)
             if members != watched {
                 shared.watch(members)
                 watched = members

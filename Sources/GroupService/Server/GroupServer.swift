@@ -32,6 +32,9 @@ public final class GroupServer: Sendable {
         /// A path that echoes every WebSocket message back (for conformance tests such as
         /// Autobahn|Testsuite against this server's WebSocket stack); `nil`: none.
         public var echoPath: String?
+        /// More routes served beside the group's own (pages and sockets of other modules, such as
+        /// the browser participant's), added after them.
+        public var moreRoutes: @Sendable (inout HTTPRouter) -> Void = { _ in }
 
         /// A configuration.
         public init(
@@ -166,6 +169,25 @@ public final class GroupServer: Sendable {
             } catch {}
             inputs.yield(.closed(id))
         }
+        // The web view: a page, and the feed it opens (docs/group-protocol.md, "The web view").
+        router.get("/view") { _ in
+            HTTPResponse(headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"], body: Array(WebViewPage.html.utf8))
+        }
+        let feed = WebSocketConfiguration(maximumMessageBytes: 8 << 10, sendQueueBytes: 4 << 20, receiveQueueMessages: 16, pingInterval: .seconds(15), pongTimeout: .seconds(10))
+        router.webSocket("/view/feed", configuration: feed, admission: admission) { connection in
+            let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
+            inputs.yield(.viewOpened(id, connection))
+            do {
+                for try await message in connection.messages {
+                    guard case .text(let text) = message else {
+                        inputs.yield(.viewText(id, "binary"))
+                        continue
+                    }
+                    inputs.yield(.viewText(id, text))
+                }
+            } catch {}
+            inputs.yield(.viewClosed(id))
+        }
         if let path = configuration.echoPath {
             // 16 MiB messages, as Autobahn's limits cases (9.*) send.
             router.webSocket(path, configuration: WebSocketConfiguration(maximumMessageBytes: 16 << 20, sendQueueBytes: 32 << 20)) { connection in
@@ -189,6 +211,7 @@ public final class GroupServer: Sendable {
                 inputs.yield(.metrics(continuation))
             }
         }
+        configuration.moreRoutes(&router)
         return router
     }
 
@@ -213,5 +236,9 @@ public final class GroupServer: Sendable {
         case metrics(CheckedContinuation<HTTPResponse, Never>)
         /// What a shared store said (another process's change, a subscription, a reconnection).
         case store(SharedStoreNotice)
+        /// A web view opened its feed, sent a message on it, closed it.
+        case viewOpened(ServiceConnectionID, WebSocketConnection)
+        case viewText(ServiceConnectionID, String)
+        case viewClosed(ServiceConnectionID)
     }
 }

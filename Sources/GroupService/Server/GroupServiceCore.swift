@@ -55,8 +55,9 @@ public struct GroupServiceCore: Sendable {
         case close(ServiceConnectionID, code: UInt16, reason: String)
         /// One line for the session log.
         case log(ServiceLogEntry)
-        /// A participant reported its skew and clock round trip (for the metrics).
-        case participantReport(session: String, participant: String, skew: Duration, roundTrip: Duration)
+        /// A participant reported its skew and clock round trip (for the metrics), and where it
+        /// is (for the web view).
+        case participantReport(session: String, participant: String, ParticipantReport)
     }
 
     /// A session as the core keeps it.
@@ -518,12 +519,12 @@ public struct GroupServiceCore: Sendable {
         }
         connections[connection]?.malformedInARow = 0
         if messageType.hasPrefix("interlude.") {
-            guard messageType == "interlude.report", let report = Self.report(body) else {
+            guard messageType == "interlude.report", let report = try? ParticipantReport(wire: body) else {
                 refuse(connection, .unknownType, "\(messageType) is reserved for the server", commandID: id, into: &outputs)
                 outputs.append(refusalLog(connection, event: "message.refused", code: .unknownType, "\(messageType) is reserved for the server", at: now))
                 return outputs
             }
-            return outputs + [.participantReport(session: sessionID, participant: sender, skew: report.skew, roundTrip: report.roundTrip)]
+            return outputs + [.participantReport(session: sessionID, participant: sender, report)]
         }
         if let version = session.version(ofCommand: id, from: sender) {
             return outputs + [.send(connection, .ack(id: id, version: version))]
@@ -676,14 +677,6 @@ public struct GroupServiceCore: Sendable {
         let lowest = current.rate >= 0 ? from : from + moved
         let time = Duration(rounding: state.anchorTime)
         return time >= lowest - slack && time <= to + slack
-    }
-
-    /// A participant's `interlude.report`: `{"skew": ns, "roundTrip": ns}`.
-    static func report(_ body: WireValue) -> (skew: Duration, roundTrip: Duration)? {
-        guard let fields = try? WireFields(body), let skew = try? fields.duration("skew"),
-            let roundTrip = try? fields.duration("roundTrip", nonNegative: true)
-        else { return nil }
-        return (skew, roundTrip)
     }
 
     mutating func markLost(_ participantID: String, in sessionID: String, reason: String, at now: Duration) -> [Output] {

@@ -73,8 +73,8 @@ struct ServiceMetrics: Sendable {
         eventsCommitted += events
     }
 
-    mutating func report(skew: Duration, roundTrip: Duration) {
-        self.skew.observe(abs(Double(skew / .nanoseconds(1))) / 1e9)
+    mutating func report(skew: Duration?, roundTrip: Duration) {
+        if let skew { self.skew.observe(abs(Double(skew / .nanoseconds(1))) / 1e9) }
         self.roundTrip.observe(Double(roundTrip / .nanoseconds(1)) / 1e9)
     }
 
