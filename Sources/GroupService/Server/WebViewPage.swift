@@ -177,6 +177,7 @@ function draw() {
     add("rect", { x: left, y: y - 3, width, height: 6, rx: 3, fill: "#30343c" });
     if (w) add("rect", { x: left, y: y - 3, width: Math.max(0, x(w.coordinated) - left), height: 6, rx: 3, fill: lost ? "#555" : "var(--primary)" });
     for (const entry of view.schedules.get(id) || []) {
+      if (!(entry.duration > 0)) continue;
       const start = x(entry.at), end = Math.max(start + 5, left + (Math.min(entry.at + entry.duration, to) - from) / (to - from) * width);
       if (entry.at + entry.duration < from || entry.at > to) continue;
       add("rect", { x: start, y: y - 16, width: end - start, height: 9, rx: 2, fill: "var(--ad)", opacity: 0.85 });
@@ -211,7 +212,11 @@ function draw() {
   const playing = rows.map(([id]) => where.get(id)).filter((w) => w && !w.inBreak && w.rate);
   const group = document.getElementById("group");
   const p = view.playback;
-  group.textContent = p ? `group ${p.rate ? "playing at " + p.rate.toFixed(2) + "×" : "paused"}` : "";
+  // A coordinator that holds the group for someone says so in its report; otherwise the group
+  // does what its newest playback state says.
+  const waiting = rows.some(([id]) => { const r = view.reports.get(id); return r && r.group === "waiting"; });
+  group.textContent = waiting ? "group waiting" : p ? `group ${p.rate ? "playing at " + p.rate.toFixed(2) + "×" : "paused"}` : "";
+  group.className = waiting ? "wait" : "";
   const skews = rows.map(([id]) => view.reports.get(id)).filter((r) => r && r.skew !== undefined).map((r) => r.skew / 1e6);
   document.getElementById("skew").textContent = skews.length > 1 && playing.length > 1
     ? `skew spread ${(Math.max(...skews) - Math.min(...skews)).toFixed(1)} ms` : "";
