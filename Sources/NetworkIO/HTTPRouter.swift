@@ -16,6 +16,13 @@
 public struct HTTPRouter: Sendable {
     /// A request handler. It runs on the Swift concurrency pool, never on the service thread.
     public typealias Handler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// A fast path beside a route's handler: it runs on the service thread as soon as a request
+    /// without a body has arrived, and its response is written at once, with no hop to the
+    /// concurrency pool and back; `nil` hands the request to the handler as usual. It must answer
+    /// in bounded time from what it holds (a cached body, a small rendering), never wait, block,
+    /// sleep or take a lock that is held while anything waits: every other connection of the
+    /// server waits while it runs.
+    public typealias ImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
     /// A WebSocket handler; it owns the connection until it returns, after which the server
     /// closes the connection with 1000 (or 1011 when the handler throws).
     public typealias WebSocketHandler = @Sendable (WebSocketConnection) async throws -> Void
@@ -28,6 +35,7 @@ public struct HTTPRouter: Sendable {
         var method: HTTPMethod
         var pattern: RoutePattern
         var handler: Handler
+        var immediate: ImmediateHandler?
     }
 
     struct FileDirectory: Sendable {
@@ -46,6 +54,8 @@ public struct HTTPRouter: Sendable {
     /// What a request path resolves to.
     package enum Match {
         case handler(Handler, parameters: [String: String])
+        /// A route with a fast path: `immediate` first, `handler` when it declines.
+        case immediate(ImmediateHandler, handler: Handler, parameters: [String: String])
         case file(path: String)
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
@@ -65,6 +75,11 @@ public struct HTTPRouter: Sendable {
 
     /// Adds a `GET` (and implicit `HEAD`) handler.
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on(.get, pattern, handler) }
+    /// Adds a `GET` (and implicit `HEAD`) handler with a fast path that answers on the service
+    /// thread when it can (``ImmediateHandler``).
+    public mutating func get(_ pattern: String, immediate: @escaping ImmediateHandler, _ handler: @escaping Handler) {
+        routes.append(Route(method: .get, pattern: RoutePattern(pattern), handler: handler, immediate: immediate))
+    }
     /// Adds a `HEAD` handler, overriding the implicit one a `GET` route gives.
     public mutating func head(_ pattern: String, _ handler: @escaping Handler) { on(.head, pattern, handler) }
     /// Adds a `POST` handler; it runs once the whole body has arrived.
@@ -110,14 +125,18 @@ public struct HTTPRouter: Sendable {
     package func match(_ method: HTTPMethod, path: String) -> Match {
         let segments = RoutePattern.segments(of: path)
         var allowed: [HTTPMethod] = []
-        var headFallback: (Handler, [String: String])?
+        var headFallback: (Route, [String: String])?
+        func found(_ route: Route, _ parameters: [String: String]) -> Match {
+            guard let immediate = route.immediate else { return .handler(route.handler, parameters: parameters) }
+            return .immediate(immediate, handler: route.handler, parameters: parameters)
+        }
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
-            if route.method == method { return .handler(route.handler, parameters: parameters) }
-            if method == .head, route.method == .get, headFallback == nil { headFallback = (route.handler, parameters) }
+            if route.method == method { return found(route, parameters) }
+            if method == .head, route.method == .get, headFallback == nil { headFallback = (route, parameters) }
             allowed.append(route.method)
         }
-        if let (handler, parameters) = headFallback { return .handler(handler, parameters: parameters) }
+        if let (route, parameters) = headFallback { return found(route, parameters) }
         if let file = filePath(for: segments) {
             if method == .get || method == .head { return .file(path: file) }
             allowed.append(contentsOf: [.get, .head])

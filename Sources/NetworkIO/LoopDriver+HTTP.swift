@@ -170,7 +170,19 @@ extension LoopDriver {
             exchange.closesConnection = true
             response = .error(.serviceUnavailable, message: "the server is shutting down")
         } else {
-            switch server.router.match(method, path: path) {
+            var match = server.router.match(method, path: path)
+            if case .immediate(let immediate, let handler, let parameters) = match {
+                request.pathParameters = parameters
+                // The fast path: answered here, between two reads of the sockets, when it can be.
+                if bodyLength == 0, let answer = immediate(request) {
+                    exchange.output = makeOutput(answer, for: exchange)
+                    return writeHTTP(connection, wsi)
+                }
+                match = .handler(handler, parameters: parameters)
+            }
+            switch match {
+            case .immediate:
+                preconditionFailure("an immediate route was turned into its handler above")
             case .handler(let handler, let parameters):
                 request.pathParameters = parameters
                 if bodyLength > 0 {

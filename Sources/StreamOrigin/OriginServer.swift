@@ -48,7 +48,7 @@ public final class OriginServer: Sendable {
     ///   - wallClock: the current date, read once per request.
     ///   - fallbackBaseURL: the base of asset-list URIs for a request without a `Host` header.
     public static func router(for origin: Origin, wallClock: @escaping @Sendable () -> PlaylistDate, fallbackBaseURL: String) -> HTTPRouter {
-        let handler: HTTPRouter.Handler = { request in
+        let respond: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             var query: [String: String] = [:]
             for item in request.queryItems { query[item.name] = item.value }
             let baseURL = request.headers["Host"].map { "http://\($0)" } ?? fallbackBaseURL
@@ -61,10 +61,24 @@ public final class OriginServer: Sendable {
             if response.status == 200 { headers["Accept-Ranges"] = "bytes" }
             return HTTPResponse(status: HTTPStatus(code: response.status), headers: headers, body: response.body)
         }
+        // Playlists and asset lists are answered on the service thread (NetworkIO's fast path):
+        // each is a cached body or a rendering of a few dozen lines, from memory, in bounded
+        // time, and going to the concurrency pool and back cost more than the answer. Segments,
+        // which are cut and copied by the hundred kilobytes, take the handler's hop.
+        let immediate: HTTPRouter.ImmediateHandler = { request in
+            Self.answersImmediately(path: request.path) ? respond(request) : nil
+        }
+        let handler: HTTPRouter.Handler = { request in respond(request) }
         var router = HTTPRouter()
-        router.get("/", handler)
-        router.get("/*path", handler)
+        router.get("/", immediate: immediate, handler)
+        router.get("/*path", immediate: immediate, handler)
         // Only GET (and HEAD) are routed, so the router's 405 and OPTIONS advertise exactly those.
         return router
+    }
+
+    /// Whether the origin answers `path` on the service thread: a playlist, an asset list or the
+    /// index, whose answers are small and made from memory.
+    static func answersImmediately(path: String) -> Bool {
+        path == "/" || path.hasSuffix(".m3u8") || path.hasSuffix(".json")
     }
 }
