@@ -32,6 +32,9 @@ public final class GroupServer: Sendable {
         /// A path that echoes every WebSocket message back (for conformance tests such as
         /// Autobahn|Testsuite against this server's WebSocket stack); `nil`: none.
         public var echoPath: String?
+        /// Adds routes of other components (a browser participant's page and socket) after the
+        /// group's own.
+        public var moreRoutes: @Sendable (inout HTTPRouter) -> Void = { _ in }
 
         /// A configuration.
         public init(
@@ -189,6 +192,7 @@ public final class GroupServer: Sendable {
                 inputs.yield(.metrics(continuation))
             }
         }
+        configuration.moreRoutes(&router)
         return router
     }
 
