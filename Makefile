@@ -1,7 +1,7 @@
 # Conveniences; every target is one command you could type yourself.
 SWIFT ?= swift
 
-.PHONY: bootstrap build test test-video video release demo bench fuzz goldens clean
+.PHONY: bootstrap build test test-video test-browser video release demo bench fuzz goldens clean
 
 bootstrap:
 	scripts/bootstrap
@@ -26,6 +26,14 @@ test-video:
 	scripts/bootstrap --video
 	$(SWIFT) test --package-path Video --skip '$(VIDEO_REALTIME_SUITES)'
 	$(SWIFT) test --package-path Video --skip-build --no-parallel --filter '$(VIDEO_REALTIME_SUITES)'
+
+# A real browser in a group: headless Chromium (Debian's, native HLS) on an invitation link, next
+# to `interlude join` participants, for two minutes (Tests/Browser/run.py: skew, ads, a viewer's
+# refused seek, a closed tab lost). Needs what `scripts/bootstrap --browser` installs.
+test-browser:
+	scripts/bootstrap --browser
+	$(SWIFT) build --product interlude
+	.build/browser-venv/bin/python Tests/Browser/run.py --interlude "$$($(SWIFT) build --show-bin-path)/interlude"
 
 # interlude-video (the player window, real pictures and sound), which `interlude watch --video` runs.
 video:

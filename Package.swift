@@ -108,6 +108,13 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // The browser participant of `interlude serve`: the /join page and, per browser, a bridge
+        // that runs the participant stack and sends the page's <video> its schedule and anchors.
+        .target(
+            name: "BrowserParticipant",
+            dependencies: ["GroupPlayback", "GroupCoordination", "GroupWire", "PlayerEngine", "HLSInterstitials", "MediaTime", "NetworkIO"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "StreamOrigin",
             dependencies: ["MediaTime", "HLSPlaylist", "HLSInterstitials", "MediaProbe", "NetworkIO"],
@@ -136,7 +143,7 @@ let package = Package(
             dependencies: [
                 "GroupSimulation", "GroupService", "GroupCoordination", "GroupPlayback", "GroupWire", "MediaTime", "HLSPlaylist",
                 "HLSInterstitials", "PlayerEngine", "PlayerInterface", "VirtualTime", "NetworkIO", "StreamOrigin", "CLibCurl", "MPRIS",
-                "CNcursesw",
+                "CNcursesw", "BrowserParticipant",
             ],
             swiftSettings: strictSettings
         ),
@@ -213,6 +220,14 @@ let package = Package(
         .testTarget(
             name: "MPRISTests",
             dependencies: ["MPRIS", "PlayerEngine", "PlayerInterface", "HLSInterstitials", "HLSPlaylist", "MediaTime", "NetworkIO", "StreamOrigin", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BrowserParticipantTests",
+            dependencies: [
+                "BrowserParticipant", "GroupService", "GroupPlayback", "GroupCoordination", "GroupWire", "PlayerEngine", "HLSInterstitials",
+                "MediaTime", "NetworkIO", "StreamOrigin", "HLSPlaylist", "VirtualTime", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import BrowserParticipant
 import Foundation
 import GroupService
 import NetworkIO
@@ -64,6 +65,7 @@ enum ServeCommand: Subcommand {
                     do { try await server.server.run() } catch { throw CommandFailure(message: "cannot serve: \(error)") }
                 }
                 let port = try await server.server.listeningPort()
+                server.browsers.serverDidStart(groupURL: server.loopbackGroupURL(port: port))
                 io.writeError(server.banner(port: port))
                 try await group.waitForAll()
             }
@@ -82,6 +84,15 @@ enum ServeCommand: Subcommand {
         var restoredSessions: Int
         /// This server's name among those sharing a Redis store.
         var node: String?
+        /// The browser participant: `/join` and `/browser`.
+        var browsers: BrowserParticipantService
+
+        /// This server's `/group` as this machine reaches it (a wildcard address on loopback),
+        /// which the browsers' bridges connect to.
+        func loopbackGroupURL(port: Int) -> String {
+            let address = ["0.0.0.0", ""].contains(host) ? "127.0.0.1" : host == "::" ? "::1" : host
+            return "\(isTLS ? "wss" : "ws")://\(address.contains(":") ? "[\(address)]" : address):\(port)/group"
+        }
 
         func banner(port: Int) -> String {
             let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
@@ -92,6 +103,7 @@ enum ServeCommand: Subcommand {
                   sessions: \(databasePath) (\(databasePath.hasPrefix("redis://") ? "shared; \(node ?? "")" : "\(restoredSessions) restored"))
                   invitation keys: \(keyFile)\(createdKeyFile ? " (created)" : "")
                   metrics: \(http)/metrics
+                  browsers: open an invitation link (\(http)/join#TOKEN) to join from a browser
                 Create a session (it prints one invitation per role):
                   interlude session create --server \(http) --key-file \(keyFile) --stream URL
                 Session events follow, one JSON line each; Ctrl-C stops.
@@ -169,9 +181,21 @@ enum ServeCommand: Subcommand {
                 throw CommandFailure(message: "\(databasePath): \(error)")
             }
         }
-        let configuration = GroupServer.Configuration(
+        var browserConfiguration = BrowserParticipantService.Configuration()
+        browserConfiguration.allowedOrigins = Set(arguments.values("allow-origin"))
+        browserConfiguration.log = { line in io.write(line + "\n") }
+        // A page silent for one and a half keep-alives is dropped; the server counts its
+        // participant lost at once, well within its two keep-alives.
+        browserConfiguration.bridge.silenceLimit = core.keepAliveInterval * 3 / 2
+        if http.tls != nil {
+            // The loopback connection is to this server itself, whose certificate may name another host.
+            browserConfiguration.tls = WebSocketClient.TLS(trustedCertificatesPath: certificate, allowsSelfSignedCertificates: true)
+        }
+        let browsers = BrowserParticipantService(configuration: browserConfiguration)
+        var configuration = GroupServer.Configuration(
             http: http, keyRing: keyRing, store: store, core: core, allowedOrigins: Set(arguments.values("allow-origin")),
             echoPath: arguments.value("websocket-echo"), log: { line in io.write(line + "\n") })
+        configuration.moreRoutes = { router in browsers.install(in: &router) }
         let server: GroupServer
         do {
             server = try GroupServer(configuration: configuration)
@@ -180,6 +204,6 @@ enum ServeCommand: Subcommand {
         }
         return Prepared(
             server: server, host: host, isTLS: http.tls != nil, databasePath: databasePath, keyFile: keyFile,
-            createdKeyFile: created, restoredSessions: server.restoredSessionCount, node: server.configuration.core.node)
+            createdKeyFile: created, restoredSessions: server.restoredSessionCount, node: server.configuration.core.node, browsers: browsers)
     }
 }

@@ -322,6 +322,17 @@ extension HeadlessBackend {
     /// Starts the next segment load of `role` if the buffer wants one; `anchor` is where the
     /// playhead is (or will be).
     mutating func fetchIfNeeded(_ role: PlaybackStream, anchor: MediaTime) {
+        guard configuration.fetchesSegments else {
+            // Another player fetches and presents the media (a browser's <video>): each segment
+            // the buffer wants counts as loaded, for its EXTINF, and nothing is requested.
+            var added = false
+            while let next = withPipeline(role, { $0.nextFetch(at: anchor) }), let next {
+                _ = withPipeline(role) { $0.buffer.add(next.range) }
+                added = true
+            }
+            if added, role == .primary { reports.append(.buffered(role)) }
+            return
+        }
         guard let next = withPipeline(role, { $0.nextFetch(at: anchor) }), let next else { return }
         let checks = configuration.checksSegmentDurations
         let needsInit = withPipeline(role) { pipeline in

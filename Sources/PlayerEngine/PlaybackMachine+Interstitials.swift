@@ -40,7 +40,7 @@ extension PlaybackMachine {
     }
 
     /// The URL of an asset of a break (``InterstitialController/assetURL(_:eventID:primaryBase:primaryID:)``).
-    func assetURL(_ uri: String, eventID: String) -> String {
+    package func assetURL(_ uri: String, eventID: String) -> String {
         interstitials.assetURL(uri, eventID: eventID, primaryBase: media.primaryBaseURL, primaryID: primaryID)
     }
 

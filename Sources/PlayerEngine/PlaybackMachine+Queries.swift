@@ -76,3 +76,21 @@ extension PlaybackMachine {
         hostTime(reaching: time, in: .primary)
     }
 }
+
+extension PlaybackMachine {
+    /// The rate the position moves at now: the primary playhead's, or in a break the playing
+    /// asset's (zero while paused or waiting, and in a break whose asset is not open yet). For
+    /// a follower that extrapolates the position (a browser's `<video>`).
+    package var positionRate: Double {
+        guard let playing = current else { return media.rate(of: .primary) }
+        return playing.stream.map { media.rate(of: $0) } ?? 0
+    }
+
+    /// Where primary resumes after the break playing (the schedule's resumption point, or the
+    /// destination of a seek across it); `nil` when no break plays.
+    package var resumptionPoint: MediaTime? { current == nil ? nil : primaryAnchor }
+
+    /// The identifier of the first break not played yet in this pass, the one primary enters
+    /// when it reaches its start.
+    package var nextBreakID: String? { interstitials.nextBreak()?.id }
+}

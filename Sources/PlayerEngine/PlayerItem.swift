@@ -151,6 +151,11 @@ public struct PlayerConfiguration: Sendable, Hashable {
     /// Whether segments are probed (MPEG-TS PES timestamps, fragmented-MP4 tfdt / trun) and their
     /// real duration compared with EXTINF.
     public var checksSegmentDurations = true
+    /// Whether media segments are fetched. `false` for a player that only keeps the schedule
+    /// and the playhead while another one (a browser's `<video>`) fetches and shows the media:
+    /// playlists and asset lists are loaded, and each segment counts as buffered for its EXTINF
+    /// as soon as the forward buffer wants it.
+    public var fetchesSegments = true
     /// The difference between EXTINF and the media beyond which a warning is given.
     public var durationTolerance = MediaTime(value: 1, timescale: 4)
     /// Whether playback waits for enough buffer (Apple's `automaticallyWaitsToMinimizeStalls`).

@@ -206,6 +206,45 @@ public final class GroupSessionParticipant: Sendable {
         }
     }
 
+    /// Stops without leaving: the connection closes as a crashed client's would (no `leave`), so
+    /// the server counts the participant lost and the group stops waiting for it
+    /// (docs/group-protocol.md, Presence). For a participant that stands in for another
+    /// (a browser tab) that went away without a word.
+    public func drop() {
+        locked { state in
+            // The link stops as after a leave, but the leave it would send is dropped.
+            _ = state.link.leave(at: player.hostTime)
+            if let connection = state.connection { outboxInput.yield(.close(connection, "dropped")) }
+            state.connection = nil
+            state.generation += 1
+            timerInput.finish()
+        }
+    }
+
+    /// Begins a suspension of the app's (a stall of media it presents itself, an interruption):
+    /// the coordinator's ``ParticipantDriver/beginSuspension(for:at:)``. `nil` before the
+    /// participant has joined.
+    public func beginSuspension(for reason: CoordinatedPlaybackSuspension.Reason) -> CoordinatedPlaybackSuspension? {
+        state.withLock { state -> CoordinatedPlaybackSuspension? in
+            guard state.driver != nil else { return nil }
+            let now = player.hostTime
+            let (suspension, outputs) = state.driver!.beginSuspension(for: reason, at: now)
+            apply(outputs, in: &state, at: now)
+            settle(&state)
+            return suspension
+        }
+    }
+
+    /// Ends a suspension begun with ``beginSuspension(for:)``.
+    public func endSuspension(_ suspension: CoordinatedPlaybackSuspension) {
+        locked { state in
+            guard state.driver != nil else { return }
+            let now = player.hostTime
+            apply(state.driver!.endSuspension(suspension, proposing: nil, at: now), in: &state, at: now)
+            settle(&state)
+        }
+    }
+
     // MARK: Reading
 
     /// The welcome of the current admission.
