@@ -10,7 +10,9 @@ page's position against the Swift participants' traces (all on CLOCK_REALTIME: t
 samples are stamped with its estimate of the server clock, the traces with the real-time clock),
 checks that the viewer's seek is refused and does not move the group, and that closing the tab
 drops its participant as lost within two keep-alives (4 s), from the server's JSON log and
-alice's trace.
+alice's trace. Everyone plays under the waiting policy (--policy), so alice waits for the ads;
+a second Chromium shows the session's web view (/view#TOKEN) and takes a screenshot while the
+group waits, checking that it shows the three timelines and whom alice waits for.
 
 Every process it starts is stopped by its pid on any exit. Exit status 0 when every check
 passes, 1 otherwise; figures on stdout.
@@ -178,6 +180,8 @@ def main():
     parser.add_argument("--seconds", type=float, default=120, help="how long the browser plays (default 120)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (traces, logs, screenshots)")
     parser.add_argument("--output", help="copy the screenshots and logs here")
+    parser.add_argument("--policy", choices=("waiting", "default"), default="waiting",
+                        help="every participant's policy (default waiting: the group waits for the ads)")
     options = parser.parse_args()
 
     from selenium import webdriver
@@ -214,7 +218,8 @@ def main():
     # Swift participants: alice first (the owner; her join plays the group), then charlie.
     for name, role in (("alice", "owner"), ("charlie", "viewer")):
         with open(path(f"{name}.err"), "w") as err:
-            start([binary, "join", invitations[role], "--name", name, "--quiet", "--trace", path(f"{name}.jsonl")], subprocess.DEVNULL, err)
+            start([binary, "join", invitations[role], "--name", name, "--quiet", "--policy", options.policy, "--trace", path(f"{name}.jsonl")],
+                  subprocess.DEVNULL, err)
         wait_for_line(path(f"{name}.jsonl"), r'"event":"welcomed"')
 
     chrome = webdriver.ChromeOptions()
@@ -230,8 +235,19 @@ def main():
         can_play = driver.execute_script("return document.createElement('video').canPlayType('application/vnd.apple.mpegurl')")
         print(f"chromium: native HLS canPlayType = {can_play!r}")
         check(can_play in ("maybe", "probably"), "this Chromium plays HLS natively")
-        link = invitations["viewer"].replace("/join#", "/join?name=charlie#")
+        link = invitations["viewer"].replace("/join#", f"/join?name=charlie&policy={options.policy}#")
         driver.get(link)
+        # The web view in a browser of its own (a background tab's timers would be throttled).
+        view_options = webdriver.ChromeOptions()
+        view_options.binary_location = chrome.binary_location
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,640"):
+            view_options.add_argument(argument)
+        view_service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+        view = webdriver.Chrome(service=view_service, options=view_options)
+        if view_service.process is not None:
+            started.append(view_service.process)
+        view.get(invitations["viewer"].replace("/join#", "/view#"))
+        view_text = None
         page_started = time.time()
         state = lambda: driver.execute_script("return window.interlude && window.interlude.state")
         screenshots = {}
@@ -243,6 +259,14 @@ def main():
                 "const s = window.interlude.samples; return s.length ? s[s.length - 1] : null")
             if current is None:
                 continue
+            if "break" in current and "view" not in screenshots and current["offset"] > 4:
+                waits = view.find_element(By.ID, "waits").text
+                if "waits for" in waits:
+                    screenshots["view"] = path("view-during-wait.png")
+                    view.save_screenshot(screenshots["view"])
+                    view_text = {"waits": waits, "rows": view.execute_script(
+                        "return [...document.querySelectorAll('#timelines text')].map(t => t.textContent)")}
+                    print(f"  web view during the wait: {waits!r}: {screenshots['view']}")
             if "break" in current and current.get("state") == "playing" and "ad" not in screenshots and current["offset"] > 2:
                 screenshots["ad"] = path("browser-in-ad.png")
                 driver.save_screenshot(screenshots["ad"])
@@ -276,6 +300,8 @@ def main():
         time.sleep(2 * KEEP_ALIVE_SECONDS + 1)
     finally:
         driver.quit()
+        if "view" in locals():
+            view.quit()
 
     browser_participant = final_state.get("participant")
     print(f"the browser took part as {browser_participant} ({final_state.get('role')}); {len(page)} page samples")
@@ -290,6 +316,13 @@ def main():
     check(any(s["to"] != "primary" for s in switches), "the page switched to an ad: " + ", ".join(f"{s['from']}→{s['to']}" for s in switches[1:]))
     check(any(s["to"] == "primary" and s["from"] not in (None, "primary") for s in switches), "the page switched back to primary after the ad")
     check("ad" in screenshots and "primary" in screenshots, "screenshots of the browser in an ad and in primary after it")
+    if options.policy == "waiting":
+        check(view_text is not None and "alice waits for" in view_text["waits"],
+              f"the web view showed alice waiting during the ad: {view_text and view_text['waits']!r}")
+        rows = view_text["rows"] if view_text else []
+        charlies = [row for row in rows if row.startswith("charlie (p")]
+        check("alice" in rows and len(charlies) == 2,
+              f"the web view drew three timelines (alice, charlie, and the browser as charlie): {['alice'] if 'alice' in rows else []} + {charlies}")
 
     # Each page sample in an asset gets the asset's start in its break (from the schedule the
     # page was sent), to compare with a trace's break offset.

@@ -101,7 +101,12 @@ function status(text, isError) {
   element.className = isError ? "error" : "dim";
 }
 
-function name(id) { return (view.participants.get(id) || { name: id }).name; }
+// A participant's name, with its identifier when another participant has the same name.
+function name(id) {
+  const own = (view.participants.get(id) || { name: id }).name;
+  const same = [...view.participants.entries()].filter(([other, p]) => other !== id && p.name === own && p.state !== "left");
+  return same.length ? `${own} (${id})` : own;
+}
 
 // Where a participant is now: its last report moved on at its rate.
 function whereIs(id) {
@@ -172,7 +177,7 @@ function draw() {
   }
   rows.forEach(([id, participant], index) => {
     const y = 50 + index * rowHeight, w = where.get(id), lost = participant.state !== "present";
-    add("text", { x: 10, y: y + 4 }, participant.name);
+    add("text", { x: 10, y: y + 4 }, name(id));
     add("text", { x: 10, y: y + 22, class: "dim" }, `${participant.role}${lost ? " · " + participant.state : ""}`);
     add("rect", { x: left, y: y - 3, width, height: 6, rx: 3, fill: "#30343c" });
     if (w) add("rect", { x: left, y: y - 3, width: Math.max(0, x(w.coordinated) - left), height: 6, rx: 3, fill: lost ? "#555" : "var(--primary)" });
@@ -199,14 +204,18 @@ function draw() {
   // Whom the group waits for, and how long.
   const list = document.getElementById("waits");
   list.replaceChildren();
+  // One line per participant that waits (not one in its own break): whom for, why, how long.
   for (const [id] of rows) {
-    for (const wait of waitsOf(id)) {
-      const item = document.createElement("li");
-      item.className = "wait";
-      const why = wait.cause === "ad" ? "ad" : wait.cause;
-      item.textContent = `${name(id)} waits for ${name(wait.participant)} (${why}${wait.left !== null ? ", " + wait.left.toFixed(1) + " s left" : ""})`;
-      list.appendChild(item);
-    }
+    const w = where.get(id);
+    if (w && w.inBreak) continue;
+    const blockers = [];
+    for (const wait of waitsOf(id)) if (!blockers.some((b) => b.participant === wait.participant)) blockers.push(wait);
+    if (!blockers.length) continue;
+    const item = document.createElement("li");
+    item.className = "wait";
+    item.textContent = `${name(id)} waits for ` + blockers.map((b) =>
+      `${name(b.participant)} (${b.cause}${b.left !== null ? ", " + b.left.toFixed(1) + " s left" : ""})`).join(" and ");
+    list.appendChild(item);
   }
   // The group: its state and the spread of the playheads in primary content.
   const playing = rows.map(([id]) => where.get(id)).filter((w) => w && !w.inBreak && w.rate);
