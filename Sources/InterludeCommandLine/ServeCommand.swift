@@ -28,7 +28,11 @@ enum ServeCommand: Subcommand {
               2. interlude serve                      (this server)
               3. interlude session create --stream http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8
                  prints one invitation per role (owner, controller, viewer)
-              4. interlude join INVITATION --name bob (on each machine; {viewer} becomes the name)
+              4. interlude join INVITATION --name bob (on each machine; {viewer} becomes the name),
+                 or open the invitation in a browser (http://HOST:PORT/join#TOKEN) to join from there
+            The web view shows a session live: open any of its invitations with /view in place of /join
+            (http://HOST:PORT/view#TOKEN) for each participant's timeline, breaks, playhead and skew, and
+            whom the group waits for and how long.
             Metrics in the Prometheus format are on http://HOST:PORT/metrics; each session event is one
             JSON line on stdout. Ctrl-C stops the server.
             """,
@@ -104,6 +108,7 @@ enum ServeCommand: Subcommand {
                   invitation keys: \(keyFile)\(createdKeyFile ? " (created)" : "")
                   metrics: \(http)/metrics
                   browsers: open an invitation link (\(http)/join#TOKEN) to join from a browser
+                  web view: \(http)/view#TOKEN (any invitation of the session) shows it live
                 Create a session (it prints one invitation per role):
                   interlude session create --server \(http) --key-file \(keyFile) --stream URL
                 Session events follow, one JSON line each; Ctrl-C stops.
