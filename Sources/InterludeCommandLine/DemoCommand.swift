@@ -9,7 +9,7 @@ import StreamOrigin
 /// different lengths), live under the default policy and on demand under the waiting policy, as
 /// real processes on loopback; the terminal follows them live, and each story ends with its
 /// figures beside `interlude simulate`'s for the same scenario, and a drawing.
-enum DemoCommand: Subcommand {
+package enum DemoCommand: Subcommand {
     static let spec = CommandSpec(
         name: "demo",
         abstract: "The whole story on one machine: three friends watch together, each with their own ads, live and on demand, and stay together.",
@@ -163,8 +163,7 @@ enum DemoCommand: Subcommand {
 
     /// The story's start (CLOCK_REALTIME ns): live, a moment the channel is where the simulator's is
     /// when its story starts (a whole number of break intervals after `anchor`); on demand, now.
-    static func storyStart(_ story: DemoStory, anchor: Int64, configuration: OriginConfiguration) -> Int64 {
-        let now = JoinTrace.realTime()
+    package static func storyStart(_ story: DemoStory, anchor: Int64, configuration: OriginConfiguration, now: Int64 = JoinTrace.realTime()) -> Int64 {
         guard story.isLive else { return now + 300_000_000 }
         var period: Int64 = 60_000_000_000
         if case .live(let live)? = configuration.stream(id: story.stream)?.timing, let interval = live.repeatingBreak?.interval {
@@ -188,7 +187,7 @@ enum DemoCommand: Subcommand {
         func participants() -> [DemoMeasurement.Participant] {
             story.members.enumerated().map { index, member in
                 DemoMeasurement.Participant(
-                    name: member.name, url: services.origin + "/" + story.streamPath.replacingOccurrences(of: "{viewer}", with: member.name),
+                    name: member.name, role: member.role, url: services.origin + "/" + story.streamPath.replacingOccurrences(of: "{viewer}", with: member.name),
                     trace: traces[index])
             }
         }
@@ -208,9 +207,7 @@ enum DemoCommand: Subcommand {
                     story.joinArguments(member, invitation: invitations.forRole(member.role), tracePath: run.file("\(prefix)-\(member.name).jsonl")))
             }
             for index in files.indices { traces[index].append(files[index].readNew()) }
-            display?.show(&view, at: now, participants: story.members.enumerated().map { index, member in
-                DemoDisplay.Participant(name: member.name, role: member.role, trace: traces[index])
-            })
+            display?.show(&view, at: now, participants: participants())
             for (index, join) in joins.enumerated() {
                 guard let join, let status = join.exitStatus, status != 0 else { continue }
                 throw CommandFailure(message: "\(story.members[index].name)'s interlude join exited with \(status):\n\(DemoRun.tail(join.errorOutput))")
@@ -319,7 +316,7 @@ enum DemoCommand: Subcommand {
     }
 
     /// `json` (an origin configuration) with every live stream started at `date` (CLOCK_REALTIME ns).
-    static func liveStarting(_ json: [UInt8], at date: Int64) throws -> [UInt8] {
+    package static func liveStarting(_ json: [UInt8], at date: Int64) throws -> [UInt8] {
         guard case .object(var root) = try WireJSONParser(limits: WireJSONLimits(maximumBytes: 1 << 20)).parse(json),
             case .array(var streams)? = root["streams"]
         else { throw CommandFailure(message: "the origin configuration has no streams") }

@@ -9,38 +9,34 @@ import PlayerInterface
 ///
 /// Pure: each call is given the traces and the time; ``moments(at:participants:)`` remembers what
 /// it has told already.
-struct DemoDisplay: Sendable {
-    /// A participant as the display knows it.
-    struct Participant: Sendable {
-        var name: String
-        var role: String
-        var trace: DemoTrace
-    }
+package struct DemoDisplay: Sendable {
+    /// A participant as the display knows it: its name, its role and its trace so far.
+    package typealias Participant = DemoMeasurement.Participant
 
     /// The story's name, its policy in words, when it began (CLOCK_REALTIME ns), how long it lasts.
-    var story: String
-    var policy: String
-    var start: Int64
-    var duration: Duration
+    package var story: String
+    package var policy: String
+    package var start: Int64
+    package var duration: Duration
     /// What each participant was doing at the last sample seen, by name: since when, and its
     /// last primary time.
     private var phases: [String: (phase: Phase, since: Int64, seen: Int64, position: Double?, hasPlayed: Bool)] = [:]
 
-    init(story: String, policy: String, start: Int64, duration: Duration) {
+    package init(story: String, policy: String, start: Int64, duration: Duration) {
         self.story = story
         self.policy = policy
         self.start = start
         self.duration = duration
     }
 
-    enum Phase: Equatable {
+    package enum Phase: Equatable {
         case playing
         case paused
         case waiting([String])
         case inBreak(String)
     }
 
-    static func phase(of sample: DemoTrace.Sample) -> Phase {
+    package static func phase(of sample: DemoTrace.Sample) -> Phase {
         if sample.isInBreak { return .inBreak(sample.breakID ?? "a break") }
         if sample.status.hasPrefix("waiting") {
             return .waiting(sample.waitingFor)
@@ -49,7 +45,7 @@ struct DemoDisplay: Sendable {
     }
 
     /// The lines to draw at `time` (CLOCK_REALTIME ns): the group's, then one per participant.
-    func lines(at time: Int64, participants: [Participant]) -> [String] {
+    package func lines(at time: Int64, participants: [Participant]) -> [String] {
         let names = Self.names(participants)
         let width = max(7, participants.map(\.name.count).max() ?? 0)
         var group = "\(story) · \(policy) · \(Self.clock(nanoseconds: time - start)) of \(Self.clock(duration))"
@@ -83,7 +79,7 @@ struct DemoDisplay: Sendable {
     }
 
     /// The moments since the last call, one line each: `0:20.3  bob      into break ad-2`.
-    mutating func moments(at time: Int64, participants: [Participant]) -> [String] {
+    package mutating func moments(at time: Int64, participants: [Participant]) -> [String] {
         let names = Self.names(participants)
         let width = max(7, participants.map(\.name.count).max() ?? 0)
         var lines: [String] = []
@@ -129,7 +125,7 @@ struct DemoDisplay: Sendable {
 
     /// The spread of the positions of those playing steadily, at the latest time every one of
     /// them has a sample after, in milliseconds; nil when fewer than two play.
-    static func skewNow(_ participants: [Participant]) -> Double? {
+    package static func skewNow(_ participants: [Participant]) -> Double? {
         let playing = participants.filter { $0.trace.samples.last.map { phase(of: $0) == .playing } ?? false }
         guard playing.count >= 2, let time = playing.compactMap({ $0.trace.samples.dropLast().last?.time }).max() else { return nil }
         var positions: [Double] = []
@@ -145,7 +141,7 @@ struct DemoDisplay: Sendable {
     }
 
     /// Participant IDs (as the server names them) to names.
-    static func names(_ participants: [Participant]) -> [String: String] {
+    package static func names(_ participants: [Participant]) -> [String: String] {
         var names: [String: String] = [:]
         for participant in participants {
             if let id = participant.trace.participantID { names[id] = participant.name }
@@ -154,17 +150,17 @@ struct DemoDisplay: Sendable {
     }
 
     /// `1:12.3`, or `-` when there is none.
-    static func position(_ seconds: Double?) -> String {
+    package static func position(_ seconds: Double?) -> String {
         guard let seconds, let time = MediaTime(seconds: seconds, preferredTimescale: 1000) else { return "-" }
         return TimeFormat.elapsed(time, fractionDigits: 1)
     }
 
     /// A story time: `0:23.4`.
-    static func clock(nanoseconds: Int64) -> String {
+    package static func clock(nanoseconds: Int64) -> String {
         TimeFormat.elapsed(MediaTime(value: max(0, nanoseconds), timescale: 1_000_000_000), fractionDigits: 1)
     }
 
-    static func clock(_ duration: Duration) -> String {
+    package static func clock(_ duration: Duration) -> String {
         TimeFormat.elapsed(MediaTime(duration), fractionDigits: 1, omittingZeroFraction: true)
     }
 }

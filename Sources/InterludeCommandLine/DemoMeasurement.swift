@@ -14,24 +14,33 @@ import GroupSimulation
 /// group is seen in the first participant's samples (its coordinator's group state turning to
 /// playing, anchored at its player's first playing sample), where the simulator reads the group
 /// timeline's anchor; corrections count the rate changes a participant's coordinator made.
-enum DemoMeasurement {
+package enum DemoMeasurement {
     /// One participant of the story, in the scenario's order.
-    struct Participant: Sendable {
-        var name: String
+    package struct Participant: Sendable {
+        package var name: String
+        /// `owner`, `controller` or `viewer`.
+        package var role: String
         /// The stream it played (its own ads).
-        var url: String
-        var trace: DemoTrace
+        package var url: String
+        package var trace: DemoTrace
+
+        package init(name: String, role: String = "viewer", url: String = "", trace: DemoTrace) {
+            self.name = name
+            self.role = role
+            self.url = url
+            self.trace = trace
+        }
     }
 
     /// How often the story is sampled, as the simulator samples (100 ms).
-    static let sampleNanoseconds: Int64 = 100_000_000
+    package static let sampleNanoseconds: Int64 = 100_000_000
     /// A sample older than this says nothing about now (a participant that left or stalled its writes).
-    static let staleNanoseconds: Int64 = 300_000_000
+    package static let staleNanoseconds: Int64 = 300_000_000
     /// A jump of the primary time larger than this is content skipped or gone back over (the simulator's 0.5 s).
-    static let jumpSeconds = 0.5
+    package static let jumpSeconds = 0.5
 
     /// The report of the story that began at `start` (CLOCK_REALTIME ns) and lasted `duration`.
-    static func report(scenario: String, description: String?, start: Int64, duration: Duration, participants: [Participant]) -> SimulationReport {
+    package static func report(scenario: String, description: String?, start: Int64, duration: Duration, participants: [Participant]) -> SimulationReport {
         let end = start + nanoseconds(duration)
         var skew = SkewStatistics()
         var tallies = participants.map { _ in Tally() }
@@ -45,7 +54,7 @@ enum DemoMeasurement {
                 let samples = participant.trace.samples
                 while cursors[index] < samples.count, samples[cursors[index]].time <= time { cursors[index] += 1 }
                 let latest = cursors[index] - 1
-                guard let coordinatedAt = participant.trace.coordinatedAt, coordinatedAt <= time, latest >= 0,
+                guard let coordinatedAt = participant.trace.coordinatedAt, latest >= 0, samples[latest].time >= coordinatedAt,
                     time - samples[latest].time <= staleNanoseconds, let state = state(of: samples[latest])
                 else { continue }
                 if firstActive == nil { firstActive = index }
@@ -90,11 +99,11 @@ enum DemoMeasurement {
     }
 
     /// What a participant is doing, as the simulator's series names it.
-    enum State: String {
+    package enum State: String {
         case playing, waiting, inBreak, paused
     }
 
-    static func state(of sample: DemoTrace.Sample) -> State? {
+    package static func state(of sample: DemoTrace.Sample) -> State? {
         if sample.isInBreak { return .inBreak }
         if sample.status == "playing" { return .playing }
         if sample.status.hasPrefix("waiting") { return .waiting }
@@ -103,7 +112,7 @@ enum DemoMeasurement {
     }
 
     /// The position of the sample at `index`, or in a break the primary time the player left.
-    static func position(before index: Int, in samples: [DemoTrace.Sample]) -> Double? {
+    package static func position(before index: Int, in samples: [DemoTrace.Sample]) -> Double? {
         var index = index
         while index >= 0 {
             if let primary = samples[index].primary { return primary }
@@ -114,7 +123,7 @@ enum DemoMeasurement {
 
     /// The primary time at `time` between the sample at `index` and the next, when both play
     /// primary steadily (at most 300 ms apart, agreeing within 20 ms).
-    static func interpolatedPosition(at time: Int64, in samples: [DemoTrace.Sample], after index: Int) -> Double? {
+    package static func interpolatedPosition(at time: Int64, in samples: [DemoTrace.Sample], after index: Int) -> Double? {
         guard index + 1 < samples.count else { return nil }
         let (before, after) = (samples[index], samples[index + 1])
         guard let from = before.primary, let to = after.primary, before.status == "playing", after.status == "playing",
@@ -128,7 +137,7 @@ enum DemoMeasurement {
     /// The primary content a participant skipped (jumps forward that playing does not explain,
     /// such as a live break's resumption offset) and went back over (jumps back, less what it had
     /// just skipped at a break's end, as the simulator counts), from its first playing sample on.
-    static func contentJumps(_ trace: DemoTrace, until end: Int64) -> (skipped: Double, rewound: Double) {
+    package static func contentJumps(_ trace: DemoTrace, until end: Int64) -> (skipped: Double, rewound: Double) {
         let samples = trace.samples.filter { $0.time <= end }
         guard let coordinatedAt = trace.coordinatedAt,
             let first = samples.firstIndex(where: { $0.time >= coordinatedAt && $0.status == "playing" && $0.primary != nil })
@@ -137,12 +146,22 @@ enum DemoMeasurement {
         var last = samples[first]
         var passedAtBreakEnd: (time: Int64, seconds: Double)?
         var wasInBreak = false
+        var lastInBreak: Int64 = 0
         for sample in samples[(first + 1)...] {
-            guard !sample.isInBreak, let position = sample.primary, let previous = last.primary else {
+            guard !sample.isInBreak, let position = sample.primary, var previous = last.primary else {
+                if sample.isInBreak, !wasInBreak, last.status == "playing", let previous = last.primary {
+                    // It left the content between its last sample there and its first in the
+                    // break: half-way, as near as the samples tell.
+                    last.primary = previous + Double(sample.time - last.time) / 2e9 * last.rate
+                }
+                if sample.isInBreak { lastInBreak = sample.time }
                 wasInBreak = wasInBreak || sample.isInBreak
                 continue
             }
-            let played = wasInBreak || last.status != "playing" ? 0 : Double(sample.time - last.time) / 1e9 * last.rate
+            if wasInBreak { previous = last.primary ?? previous }
+            // Back from a break, it played since half-way from its last sample in the break.
+            let played = wasInBreak ? (sample.status == "playing" ? Double(sample.time - lastInBreak) / 2e9 * sample.rate : 0)
+                : last.status != "playing" ? 0 : Double(sample.time - last.time) / 1e9 * last.rate
             let jump = position - previous - played
             if jump > jumpSeconds {
                 skipped += jump
@@ -164,12 +183,12 @@ enum DemoMeasurement {
     }
 
     /// The rate changes its coordinator made to keep the player with the group.
-    static func corrections(_ trace: DemoTrace, until end: Int64) -> Int {
+    package static func corrections(_ trace: DemoTrace, until end: Int64) -> Int {
         trace.events.filter { $0.time <= end && $0.name == "playerCommand" && $0.fields["command"]?.hasPrefix("setRate(") == true }.count
     }
 
     /// How often the player ran out of media while playing.
-    static func stalls(_ trace: DemoTrace, until end: Int64) -> Int {
+    package static func stalls(_ trace: DemoTrace, until end: Int64) -> Int {
         var count = 0
         var previous: String?
         for sample in trace.samples where sample.time <= end {
@@ -180,13 +199,13 @@ enum DemoMeasurement {
     }
 
     /// The position at the end: its last primary time (in a break, the one it left the content at).
-    static func finalPosition(_ trace: DemoTrace, until end: Int64) -> Double? {
+    package static func finalPosition(_ trace: DemoTrace, until end: Int64) -> Double? {
         guard let coordinatedAt = trace.coordinatedAt else { return nil }
         return trace.samples.last { $0.time <= end && $0.time >= coordinatedAt && $0.primary != nil }?.primary
     }
 
     /// The group's waits as the first participant's coordinator announced them, by name.
-    static func notes(_ trace: DemoTrace?, names: [String: String], start: Int64, end: Int64) -> [SimulationReport.Note] {
+    package static func notes(_ trace: DemoTrace?, names: [String: String], start: Int64, end: Int64) -> [SimulationReport.Note] {
         guard let trace else { return [] }
         return trace.events.filter { $0.name == "groupWait" && $0.time >= start && $0.time <= end }.map { event in
             let whom = event.waitingFor.map { names[$0] ?? $0 }
@@ -195,19 +214,19 @@ enum DemoMeasurement {
         }
     }
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
+    package static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// One participant's running figures.
-    struct Tally {
-        var waited = Duration.zero
-        var inBreaks = Duration.zero
-        var waits: [SimulationReport.ParticipantReport.Wait] = []
-        var series: [SimulationReport.ParticipantReport.Point] = []
+    package struct Tally {
+        package var waited = Duration.zero
+        package var inBreaks = Duration.zero
+        package var waits: [SimulationReport.ParticipantReport.Wait] = []
+        package var series: [SimulationReport.ParticipantReport.Point] = []
 
-        mutating func record(_ state: State, at time: Duration, position: Double?) {
+        package mutating func record(_ state: State, at time: Duration, position: Double?) {
             let interval = Duration.nanoseconds(DemoMeasurement.sampleNanoseconds)
             switch state {
             case .waiting:

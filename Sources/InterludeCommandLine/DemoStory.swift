@@ -12,40 +12,40 @@ import GroupSimulation
 /// same host clock), no user actions but starting to play (`join` starts on its own), every
 /// participant on the same stream under its own name as the origin's viewer, and a policy that
 /// `join --policy` has.
-struct DemoStory: Sendable {
+package struct DemoStory: Sendable {
     /// One participant, as its `join` runs.
-    struct Member: Sendable, Equatable {
-        var name: String
+    package struct Member: Sendable, Equatable {
+        package var name: String
         /// `owner`, `controller` or `viewer`: which invitation it joins with.
-        var role: String
-        var driftPPM: Double
+        package var role: String
+        package var driftPPM: Double
         /// When it joins, after the story's start.
-        var joinAt: Duration
+        package var joinAt: Duration
         /// How long it stays.
-        var duration: Duration
+        package var duration: Duration
     }
 
-    var path: String
-    var scenario: SimulationScenario
+    package var path: String
+    package var scenario: SimulationScenario
     /// The origin's stream, and whether it is live.
-    var stream: String
-    var isLive: Bool
+    package var stream: String
+    package var isLive: Bool
     /// `default` or `waiting`, as `join --policy` takes it.
-    var policy: String
-    var members: [Member]
+    package var policy: String
+    package var members: [Member]
 
     /// The reasons `join --policy waiting` waits for (GroupJoinOptions).
-    static let waitingReasons: Set<String> = ["userIsChangingCurrentTime", "playingInterstitial", "stallRecovery"]
+    package static let waitingReasons: Set<String> = ["userIsChangingCurrentTime", "playingInterstitial", "stallRecovery"]
     /// Apple's default: only a user changing the time makes the group wait.
-    static let defaultReasons: Set<String> = ["userIsChangingCurrentTime"]
+    package static let defaultReasons: Set<String> = ["userIsChangingCurrentTime"]
     /// The most latency a scenario may give the network for the demo's loopback to match it.
-    static let loopbackLatency = Duration.milliseconds(5)
+    package static let loopbackLatency = Duration.milliseconds(5)
 
     /// The story of `scenario` (read from `path`).
     ///
     /// - Throws: ``CommandFailure`` (exit code 2) listing what the demo cannot play as the
     ///   simulator does.
-    init(path: String, scenario: SimulationScenario) throws {
+    package init(path: String, scenario: SimulationScenario) throws {
         var refusals: [String] = []
         self.path = path
         self.scenario = scenario
@@ -114,10 +114,10 @@ struct DemoStory: Sendable {
     }
 
     /// The stream's path on the origin, `{viewer}` for each participant's name.
-    var streamPath: String { "\(isLive ? "live" : "vod")/\(stream)/{viewer}/main.m3u8" }
+    package var streamPath: String { "\(isLive ? "live" : "vod")/\(stream)/{viewer}/main.m3u8" }
 
     /// `interlude join`'s arguments for `member`.
-    func joinArguments(_ member: Member, invitation: String, tracePath: String) -> [String] {
+    package func joinArguments(_ member: Member, invitation: String, tracePath: String) -> [String] {
         var arguments = ["join", invitation, "--name", member.name, "--policy", policy, "--trace", tracePath,
                          "--duration", String(format: "%.3f", DemoSummary.seconds(member.duration)), "--quiet"]
         if member.driftPPM != 0 { arguments += ["--clock-drift-ppm", "\(member.driftPPM)"] }
@@ -125,7 +125,7 @@ struct DemoStory: Sendable {
     }
 
     /// The policy in words, for the display.
-    var policyDescription: String {
+    package var policyDescription: String {
         policy == "waiting" ? "waiting policy: the group waits for everyone's ads" : "default policy: nobody waits for ads"
     }
 }

@@ -10,38 +10,45 @@ import GroupSimulation
 /// so they are shown and not compared), and the group's steady skew within 20 ms at the median,
 /// the 95th and the 99th percentile (the largest is shown: one late sample on a busy machine
 /// makes it, in either direction).
-struct DemoSummary: Sendable {
+package struct DemoSummary: Sendable {
     /// The scenario file the story came from.
-    var scenarioPath: String
+    package var scenarioPath: String
     /// What the real processes did.
-    var demo: SimulationReport
+    package var demo: SimulationReport
     /// What the simulator does with the same scenario.
-    var simulated: SimulationReport
+    package var simulated: SimulationReport
     /// Whether the story is live (positions are not compared then).
-    var isLive: Bool
+    package var isLive: Bool
+
+    package init(scenarioPath: String, demo: SimulationReport, simulated: SimulationReport, isLive: Bool) {
+        self.scenarioPath = scenarioPath
+        self.demo = demo
+        self.simulated = simulated
+        self.isLive = isLive
+    }
 
     /// How far apart a time figure may be, in seconds.
-    static let secondsTolerance = 1.5
+    package static let secondsTolerance = 1.5
     /// How far apart a skew percentile may be, in milliseconds.
-    static let skewTolerance = 20.0
+    package static let skewTolerance = 20.0
 
     /// A figure that differs by more than its tolerance.
-    struct Difference: Sendable, Equatable, CustomStringConvertible {
-        var figure: String
-        var participant: String?
-        var demo: Double
-        var simulated: Double
-        var tolerance: Double
-        var unit: String
+    package struct Difference: Sendable, Equatable, CustomStringConvertible {
+        package var figure: String
+        package var participant: String?
+        package var demo: Double
+        package var simulated: Double
+        package var tolerance: Double
+        package var unit: String
 
-        var description: String {
+        package var description: String {
             let value = { (number: Double) in String(format: unit == "ms" ? "%.1f ms" : "%.1f s", number) }
             return "\(participant.map { "\($0): " } ?? "")\(figure) \(value(demo)) here, \(value(simulated)) simulated (tolerance \(value(tolerance)))"
         }
     }
 
     /// Every figure outside its tolerance.
-    var differences: [Difference] {
+    package var differences: [Difference] {
         var differences: [Difference] = []
         func compare(_ figure: String, _ participant: String?, _ demo: Double?, _ simulated: Double?, within tolerance: Double, unit: String) {
             guard let demo, let simulated, abs(demo - simulated) > tolerance else { return }
@@ -74,7 +81,7 @@ struct DemoSummary: Sendable {
     }
 
     /// The summary for a terminal.
-    var text: String {
+    package var text: String {
         let names = simulated.participants.map(\.name)
         let width = max(11, names.map(\.count).max() ?? 0)
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
@@ -140,7 +147,7 @@ struct DemoSummary: Sendable {
     }
 
     /// Who waited, who caught up and by how much, in a sentence.
-    static func story(of participant: SimulationReport.ParticipantReport) -> String {
+    package static func story(of participant: SimulationReport.ParticipantReport) -> String {
         var parts: [String] = []
         let inBreaks = seconds(participant.inBreaks)
         let waited = seconds(participant.waited)
@@ -157,7 +164,7 @@ struct DemoSummary: Sendable {
     }
 
     /// The summary as one JSON object: both reports (``SimulationReport/json``), the differences.
-    var json: String {
+    package var json: String {
         func trimmed(_ text: String) -> String { text.hasSuffix("\n") ? String(text.dropLast()) : text }
         func string(_ text: String) -> String {
             String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
@@ -167,7 +174,7 @@ struct DemoSummary: Sendable {
             + "\"agrees\":\(self.differences.isEmpty),\"differences\":[\(differences)]}"
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
@@ -177,7 +184,7 @@ extension DemoSummary {
     /// One drawing of the stories: a row each, the real processes' positions on the left and the
     /// simulation's on the right, each drawn by ``SimulationReport/svg`` as `interlude simulate
     /// --svg` draws it.
-    static func svg(_ summaries: [DemoSummary]) -> String {
+    package static func svg(_ summaries: [DemoSummary]) -> String {
         let (width, height) = (960, 420)
         var text = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(2 * width)" height="\(max(1, summaries.count) * height)" viewBox="0 0 \(2 * width) \(max(1, summaries.count) * height)">

@@ -7,63 +7,63 @@ import GroupWire
 /// Bytes arrive in pieces (the demo reads the file while `join` writes it): a line counts once
 /// its newline has come, and a line that is not a trace line (a participant killed mid-write) is
 /// counted in ``unreadableLines`` and skipped.
-struct DemoTrace: Sendable {
+package struct DemoTrace: Sendable {
     /// A position sample (`join` takes ten a second).
-    struct Sample: Sendable, Equatable {
+    package struct Sample: Sendable, Equatable {
         /// CLOCK_REALTIME, nanoseconds.
-        var time: Int64
+        package var time: Int64
         /// The primary item time, seconds, when the player is not in a break.
-        var primary: Double?
+        package var primary: Double?
         /// The break the player is in.
-        var breakID: String?
+        package var breakID: String?
         /// How far into that break, seconds.
-        var breakOffset: Double?
+        package var breakOffset: Double?
         /// The player's time control status: `playing`, `paused`, `waiting (REASON)`.
-        var status: String
-        var rate: Double
+        package var status: String
+        package var rate: Double
         /// The group's state as this participant's coordinator sees it: `playing`, `paused`, `waiting`.
-        var group: String?
+        package var group: String?
         /// Whom the group waits for (participant IDs).
-        var waitingFor: [String]
+        package var waitingFor: [String]
 
         /// Whether the player is in a break of its own (or holds primary while one plays).
-        var isInBreak: Bool { breakID != nil || status == "waiting (interstitialEvent)" }
+        package var isInBreak: Bool { breakID != nil || status == "waiting (interstitialEvent)" }
     }
 
     /// An event line: `welcomed`, `resumed`, `presence`, `groupWait`, `playerCommand`, …
-    struct Event: Sendable, Equatable {
+    package struct Event: Sendable, Equatable {
         /// CLOCK_REALTIME, nanoseconds.
-        var time: Int64
-        var name: String
+        package var time: Int64
+        package var name: String
         /// The event's string fields (`participant`, `state`, `role`, `command`, `originator`, …).
-        var fields: [String: String]
+        package var fields: [String: String]
         /// A `groupWait`'s blockers (participant IDs; empty when the wait ended).
-        var waitingFor: [String]
+        package var waitingFor: [String]
     }
 
-    private(set) var samples: [Sample] = []
-    private(set) var events: [Event] = []
+    package private(set) var samples: [Sample] = []
+    package private(set) var events: [Event] = []
     /// Lines that were not trace lines.
-    private(set) var unreadableLines = 0
+    package private(set) var unreadableLines = 0
     /// The bytes of a line whose newline has not come yet.
     private var partialLine: [UInt8] = []
 
     /// The ID the server gave this participant (its first welcome).
-    var participantID: String? { events.first { $0.name == "welcomed" }?.fields["participant"] }
+    package var participantID: String? { events.first { $0.name == "welcomed" }?.fields["participant"] }
     /// Its role (`owner`, `controller`, `viewer`).
-    var role: String? { events.first { $0.name == "welcomed" }?.fields["role"] }
+    package var role: String? { events.first { $0.name == "welcomed" }?.fields["role"] }
     /// When its coordinator first placed its player (it plays with the group from then on).
-    var coordinatedAt: Int64? { events.first { $0.name == "playerCommand" }?.time }
+    package var coordinatedAt: Int64? { events.first { $0.name == "playerCommand" }?.time }
 
-    init() {}
+    package init() {}
 
     /// A trace of `text`, whole.
-    init(text: String) {
+    package init(text: String) {
         append(Array(text.utf8))
     }
 
     /// Reads the complete lines in `bytes` (after what came before).
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         var start = bytes.startIndex
         while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if partialLine.isEmpty {
