@@ -52,7 +52,7 @@ package enum DemoCommand: Subcommand {
             .init(long: "keep-running", short: nil, valueName: nil, help: "Afterwards keep the origin and the group server up, with their URLs and invitations, until Ctrl-C."),
             .init(long: "speed", short: nil, valueName: "factor", help: "Only 1: real processes run on real clocks (see above)."),
             .init(long: "format", short: nil, valueName: "text|json", help: "The summary's format (default: text)."),
-            .init(long: "quiet", short: "q", valueName: nil, help: "No live view: only the summary."),
+            .init(long: "quiet", short: "q", valueName: nil, help: "No live view (each story's introduction and its summary remain)."),
             .init(long: "keep-files", short: nil, valueName: nil, help: "Keep the run's directory (traces, logs, the origin's configuration, the database) and print where it is."),
             .init(long: "media", short: nil, valueName: "directory", help: "The media directory (default: Fixtures/Media of this checkout)."),
         ],
@@ -113,7 +113,8 @@ package enum DemoCommand: Subcommand {
                     sessions.append((story, invitations))
                     let start = storyStart(story, anchor: anchor, configuration: configuration)
                     io.writeError(header(story, invitations: invitations, services: services, configuration: configuration, start: start))
-                    let traces = try await play(story, invitations: invitations, services: services, start: start, run: run, display: display)
+                    let traces = try await play(
+                        story, named: "\(index + 1)-\(story.scenario.name)", invitations: invitations, services: services, start: start, run: run, display: display)
                     let report = DemoMeasurement.report(
                         scenario: story.scenario.name, description: story.scenario.description, start: start,
                         duration: story.scenario.duration.duration, participants: traces)
@@ -135,8 +136,8 @@ package enum DemoCommand: Subcommand {
                 if arguments.flag("keep-running") {
                     io.writeError(keepRunningText(services: services, sessions: sessions))
                     while !run.isInterrupted {
-                        if let stopped = run.running.isEmpty ? "the origin and the group server" : nil {
-                            throw CommandFailure(message: "\(stopped) stopped")
+                        for service in ["origin", "serve"] where !run.running.contains(where: { $0.name == service }) {
+                            throw CommandFailure(message: "interlude \(service) stopped")
                         }
                         try? await Task.sleep(for: .milliseconds(200))
                     }
@@ -150,7 +151,7 @@ package enum DemoCommand: Subcommand {
             } catch let interrupted as DemoPlayInterrupted {
                 display?.finish()
                 io.writeError("demo: stopped \(DemoDisplay.clock(nanoseconds: interrupted.elapsed)) into \(interrupted.report.scenario); stopping every process it started\n")
-                if format == .text { io.write("stopped early; what was seen until then:\n" + interrupted.report.text) }
+                if format == .text { io.write("stopped early; what was seen until then:\n" + DemoSummary.partialText(interrupted.report)) }
                 return 130
             } catch {
                 display?.finish()
@@ -175,10 +176,9 @@ package enum DemoCommand: Subcommand {
     }
 
     /// Runs the story's participants from `start` to their end, showing them live; their traces.
-    static func play(_ story: DemoStory, invitations: DemoRun.Invitations, services: DemoRun.Services, start: Int64, run: DemoRun,
+    static func play(_ story: DemoStory, named prefix: String, invitations: DemoRun.Invitations, services: DemoRun.Services, start: Int64, run: DemoRun,
                      display: DemoTerminal?) async throws -> [DemoMeasurement.Participant] {
         var view = DemoDisplay(story: story.scenario.name, policy: story.policyDescription, start: start, duration: story.scenario.duration.duration)
-        let prefix = story.scenario.name
         var joins: [DemoProcess?] = story.members.map { _ in nil }
         let files = story.members.map { GrowingFile(path: run.file("\(prefix)-\($0.name).jsonl")) }
         var traces = story.members.map { _ in DemoTrace() }

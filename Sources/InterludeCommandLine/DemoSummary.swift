@@ -146,6 +146,21 @@ package struct DemoSummary: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What a story stopped early showed until then (nothing to compare: the simulation runs to
+    /// the scenario's end).
+    package static func partialText(_ report: SimulationReport) -> String {
+        let width = max(7, report.participants.map(\.name.count).max() ?? 0)
+        var lines = ["\(report.scenario), stopped \(DemoDisplay.clock(report.duration)) in (real processes):"]
+        for participant in report.participants {
+            lines.append("  " + participant.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + story(of: participant)
+                + (participant.finalPosition.map { String(format: "; at %.1f s", $0) } ?? ""))
+        }
+        let steady = report.skew.steadyPercentiles
+        lines.append(steady.count == 0 ? "  steady skew: no samples yet"
+            : String(format: "  steady skew (ms): p50 %.1f, p95 %.1f, p99 %.1f, max %.1f (%d samples)", steady.p50, steady.p95, steady.p99, steady.max, steady.count))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Who waited, who caught up and by how much, in a sentence.
     package static func story(of participant: SimulationReport.ParticipantReport) -> String {
         var parts: [String] = []

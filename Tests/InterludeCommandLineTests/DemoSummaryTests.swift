@@ -62,4 +62,16 @@ struct DemoSummaryTests {
         #expect(svg.contains("demo-live, interlude simulate: coordinated position against time"))
         #expect(svg.contains("<g transform=\"translate(960,420)\">"))
     }
+
+    @Test("a story stopped early tells what each participant did until then, without a comparison")
+    func stoppedEarly() {
+        let report = DemoMeasurement.report(scenario: "demo-live", description: nil, start: Fixture.start, duration: .seconds(20), participants: Fixture.liveStory())
+        #expect(DemoSummary.partialText(report) == """
+            demo-live, stopped 0:20 in (real processes):
+              alice    saw no ads, never waited; at 69.9 s
+              bob      played 10.0 s of ads, never waited; at 59.9 s
+              steady skew (ms): p50 4.0, p95 4.0, p99 4.0, max 4.0 (64 samples)
+
+            """)
+    }
 }
