@@ -14,7 +14,7 @@ package enum DemoCommand: Subcommand {
         name: "demo",
         abstract: "The whole story on one machine: three friends watch together, each with their own ads, live and on demand, and stay together.",
         discussion: """
-            Starts real processes on 127.0.0.1, those three friends on three machines would run: an
+            Starts, on 127.0.0.1, the real processes three friends on three machines would run: an
             `interlude origin` with a live channel and a film whose ads are HLS interstitials decided per
             viewer (alice is premium and gets none, bob gets 15 s, charlie 30 s), an `interlude serve`
             group server keeping its sessions in a SQLite file of a temporary directory, `interlude session
