@@ -12,7 +12,7 @@ build: bootstrap
 # The suites that run real processes in real time (servers, players, a private D-Bus with playerctl,
 # a tmux server) and those that time work against a larger input (…ScalingTests) run on their own
 # after the rest, so that parallel tests do not compete with them for the cores.
-SOLO_SUITES = GroupAcrossProcessesTests|ScaleOutAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|WatchCommandTmuxTests|ScalingTests
+SOLO_SUITES = GroupAcrossProcessesTests|DemoCommandTests|ScaleOutAcrossProcessesTests|MPRISServiceTests|PlayCommandMPRISTests|WatchCommandTmuxTests|ScalingTests
 test: bootstrap
 	$(SWIFT) test --skip '$(SOLO_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(SOLO_SUITES)'
@@ -43,7 +43,8 @@ video:
 release: bootstrap
 	$(SWIFT) build -c release
 
-# The main job for now: inspect, validate and re-format the bundled example playlists.
+# The main job, seen: three friends watch together with different ads, live and on demand, as real
+# processes on this machine, beside the simulator's figures for the same stories (interlude demo).
 demo: bootstrap
 	scripts/demo
 

@@ -11,12 +11,22 @@ public struct SkewStatistics: Sendable, Hashable {
         public var anchor: Duration
         /// The skew a second later, in milliseconds (nil if fewer than two were playing).
         public var skew: Double?
+
+        public init(anchor: Duration, skew: Double?) {
+            self.anchor = anchor
+            self.skew = skew
+        }
     }
 
     /// Skews in steady playback, in milliseconds.
     public var steady: [Double] = []
     /// The group's transitions.
     public var transitions: [Transition] = []
+
+    public init(steady: [Double] = [], transitions: [Transition] = []) {
+        self.steady = steady
+        self.transitions = transitions
+    }
 
     /// Percentiles of samples.
     public struct Percentiles: Sendable, Hashable, Codable {
@@ -69,6 +79,17 @@ public struct SimulationReport: Sendable {
     /// Notable moments: user actions, the group waiting and for whom, mismatches.
     public var notes: [Note]
 
+    /// A report of figures measured elsewhere (`interlude demo` makes one from real participants'
+    /// traces), so that they print and draw as a simulation's do.
+    public init(scenario: String, description: String?, duration: Duration, participants: [ParticipantReport], skew: SkewStatistics, notes: [Note]) {
+        self.scenario = scenario
+        self.description = description
+        self.duration = duration
+        self.participants = participants
+        self.skew = skew
+        self.notes = notes
+    }
+
     /// One participant's experience.
     public struct ParticipantReport: Sendable {
         /// Its name.
@@ -98,6 +119,21 @@ public struct SimulationReport: Sendable {
         /// Its coordinated position over time, for drawings.
         public var series: [Point]
 
+        public init(name: String, url: String, waited: Duration, inBreaks: Duration, skipped: Double, rewound: Double, corrections: Int,
+                    stalls: Int, finalPosition: Double?, waits: [Wait] = [], series: [Point]) {
+            self.name = name
+            self.url = url
+            self.waited = waited
+            self.inBreaks = inBreaks
+            self.skipped = skipped
+            self.rewound = rewound
+            self.corrections = corrections
+            self.stalls = stalls
+            self.finalPosition = finalPosition
+            self.waits = waits
+            self.series = series
+        }
+
         /// One wait for the group.
         public struct Wait: Sendable {
             /// When it began (true time).
@@ -108,6 +144,12 @@ public struct SimulationReport: Sendable {
             /// the others reported playing (what is left of them), or before any report from their
             /// shared ad schedules; nil when they tell nothing, as for a wait at a seek.
             public var told: Double?
+
+            public init(start: Duration, length: Duration, told: Double?) {
+                self.start = start
+                self.length = length
+                self.told = told
+            }
         }
 
         /// A sample of the position.
@@ -118,6 +160,12 @@ public struct SimulationReport: Sendable {
             public var coordinated: Double
             /// `playing`, `waiting`, `inBreak` or `paused`.
             public var state: String
+
+            public init(time: Duration, coordinated: Double, state: String) {
+                self.time = time
+                self.coordinated = coordinated
+                self.state = state
+            }
         }
     }
 
@@ -129,6 +177,12 @@ public struct SimulationReport: Sendable {
         public var participant: String?
         /// What.
         public var text: String
+
+        public init(time: Duration, participant: String?, text: String) {
+            self.time = time
+            self.participant = participant
+            self.text = text
+        }
     }
 }
 

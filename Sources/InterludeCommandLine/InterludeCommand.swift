@@ -22,6 +22,7 @@ public enum InterludeCommand {
         ServeCommand.self,
         SessionCommand.self,
         JoinCommand.self,
+        DemoCommand.self,
     ]
 
     static var overview: String {
