@@ -78,6 +78,14 @@ public struct InterstitialSwitchStateMachine: Sendable {
         /// The asset failed: before the switch, primary plays on through the break's start;
         /// during the asset, primary comes back at the resumption point at once.
         case abandoned(at: Duration)
+
+        /// Whether the break is over (played, missed or abandoned).
+        public var isOver: Bool {
+            switch self {
+            case .resumed, .missed, .abandoned: true
+            case .awaitingPrimary, .primary, .asset: false
+            }
+        }
     }
 
     public let scheduledBreak: Break
@@ -98,12 +106,7 @@ public struct InterstitialSwitchStateMachine: Sendable {
     }
 
     /// Whether the break is over (played or missed).
-    public var isFinished: Bool {
-        switch phase {
-        case .resumed, .missed, .abandoned: true
-        case .awaitingPrimary, .primary, .asset: false
-        }
-    }
+    public var isFinished: Bool { phase.isOver }
 
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {

@@ -16,6 +16,10 @@ public struct SwitchPlan: Sendable, Hashable {
         public var scheduledBreak: InterstitialSwitchStateMachine.Break
         /// The assets to play in order, resolved against the playlist's URI.
         public var assetURIs: [String]
+        /// Each asset's duration from its asset list (`nil` when it gives none), as ``assetURIs``.
+        public var assetDurations: [MediaTime?] = []
+        /// Each event's scheduled duration, in the order of the events in ``id``.
+        public var eventDurations: [MediaTime] = []
         /// X-RESTRICT=SKIP: no skipping and no seeking forward while it plays.
         public var isSkipRestricted: Bool
     }
@@ -41,6 +45,8 @@ public struct SwitchPlan: Sendable, Hashable {
         }
         for pod in pods {
             var uris: [String] = []
+            var assetDurations: [MediaTime?] = []
+            var eventDurations: [MediaTime] = []
             var duration = MediaTime.zero
             var ids: [String] = []
             var isSkipRestricted = false
@@ -55,6 +61,8 @@ public struct SwitchPlan: Sendable, Hashable {
                 }
                 ids.append(scheduled.id)
                 uris += assets.map { URIResolution.resolve($0.uri, against: baseURI) }
+                assetDurations += assets.map(\.duration)
+                eventDurations.append(length)
                 duration += length
                 isSkipRestricted = isSkipRestricted || scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement)
             }
@@ -67,6 +75,8 @@ public struct SwitchPlan: Sendable, Hashable {
                 id: ids.joined(separator: "+"),
                 scheduledBreak: InterstitialSwitchStateMachine.Break(start: first.start, duration: duration, resumptionOffset: last.resumeTime - first.start),
                 assetURIs: uris,
+                assetDurations: assetDurations,
+                eventDurations: eventDurations,
                 isSkipRestricted: isSkipRestricted
             ))
         }
@@ -90,6 +100,28 @@ extension SwitchPlan.Omission: CustomStringConvertible {
         case .unknownDuration(let id): "break \"\(id)\" has no known duration: not played"
         case .atPrimaryStart(let id): "break \"\(id)\" is at primary's start (a pre-roll): not played by this player yet"
         }
+    }
+}
+
+extension SwitchPlan.Item {
+    /// The events of the pod, in the order they play.
+    public var eventIDs: [String] { id.split(separator: "+").map(String.init) }
+
+    /// Where event `eventID` starts within the pod (`nil`: not one of its events).
+    public func offset(ofEvent eventID: String) -> MediaTime? {
+        guard let index = eventIDs.firstIndex(of: eventID) else { return nil }
+        return eventDurations.prefix(index).reduce(.zero, +)
+    }
+
+    /// The event playing `offset` into the pod, and the offset into it; the last event past its end.
+    public func event(atPodOffset offset: MediaTime) -> (eventID: String, offset: MediaTime) {
+        var rest = offset
+        let ids = eventIDs
+        for (index, id) in ids.enumerated() {
+            if index == ids.count - 1 || rest < eventDurations[index] { return (id, rest) }
+            rest -= eventDurations[index]
+        }
+        return (id, offset)
     }
 }
 
