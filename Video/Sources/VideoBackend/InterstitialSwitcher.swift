@@ -112,9 +112,9 @@ public final class InterstitialSwitcher: Sendable {
                                 self.driver.withLock { $0.isEntrySought = true }
                                 _ = try self.assets[index].seek(to: self.entry.offset)
                             } else {
-                                try self.feed(.assetPrerolled)
+                                try self.prerolled(at: host())
                             }
-                        case .asyncDone(seek: .some) where index == self.entry.asset: try self.feed(.assetPrerolled)
+                        case .asyncDone(seek: .some) where index == self.entry.asset: try self.prerolled(at: host())
                         case .endOfStream: try self.assetEnded(index, at: host())
                         case .error(let error):
                             self.driver.withLock { $0.failure = error }
@@ -147,6 +147,12 @@ public final class InterstitialSwitcher: Sendable {
         }
         if let error = driver.withLock({ $0.failure }) { throw error }
         return phase
+    }
+
+    /// The entry's asset is prerolled (at the entry's offset): a switch waiting for it is due now.
+    private func prerolled(at now: Duration) throws(GStreamerPipelineError) {
+        try feed(.assetPrerolled)
+        try feed(.wake(at: now))
     }
 
     /// Asset `index` ended: the next one of the pod plays, or after the last the break ends.

@@ -6,9 +6,9 @@ public import VideoBackend
 /// ``InterstitialSwitchStateMachine/Break`` each (start, duration, and the resumption offset that
 /// puts primary back at the schedule's `resumeTime`, after X-SNAP and X-RESUME-OFFSET), with its
 /// assets' URIs resolved. Breaks sharing a start play as one pod (D.2). A break that plays
-/// nothing (a failed or empty asset list, no known duration) is left out, as is a pre-roll at
-/// primary's very start: the switcher switches when primary's position reaches a start, which a
-/// start of zero never is.
+/// nothing (a failed or empty asset list, no known duration) is left out. A pre-roll (a start of
+/// zero) is the first item: the player arms it before primary plays, and the switcher switches to
+/// it as soon as its asset has prerolled.
 public struct SwitchPlan: Sendable, Hashable {
     public struct Item: Sendable, Hashable, Identifiable {
         /// The event identifiers (several when breaks share a start), joined with `+`.
@@ -28,7 +28,6 @@ public struct SwitchPlan: Sendable, Hashable {
     public enum Omission: Sendable, Hashable {
         case playsNothing(id: String)
         case unknownDuration(id: String)
-        case atPrimaryStart(id: String)
     }
 
     public private(set) var items: [Item] = []
@@ -67,10 +66,6 @@ public struct SwitchPlan: Sendable, Hashable {
                 isSkipRestricted = isSkipRestricted || scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement)
             }
             guard let first = pod.first, let last = pod.last, !ids.isEmpty else { continue }
-            guard first.start > .zero else {
-                omissions.append(.atPrimaryStart(id: ids.joined(separator: "+")))
-                continue
-            }
             items.append(Item(
                 id: ids.joined(separator: "+"),
                 scheduledBreak: InterstitialSwitchStateMachine.Break(start: first.start, duration: duration, resumptionOffset: last.resumeTime - first.start),
@@ -98,7 +93,6 @@ extension SwitchPlan.Omission: CustomStringConvertible {
         switch self {
         case .playsNothing(let id): "break \"\(id)\" plays nothing (no assets, or its asset list failed): primary plays on"
         case .unknownDuration(let id): "break \"\(id)\" has no known duration: not played"
-        case .atPrimaryStart(let id): "break \"\(id)\" is at primary's start (a pre-roll): not played by this player yet"
         }
     }
 }

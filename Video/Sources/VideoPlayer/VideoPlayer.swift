@@ -115,8 +115,10 @@ public final class VideoPlayer: Sendable {
             }
         }
         defer { reader.cancel() }
-        // Following a group, primary waits (prerolled) for the group's play.
-        if reference == nil { try primary.play() } else { try primary.pause() }
+        // A pre-roll plays first: primary waits (prerolled) for its switcher, as it does for the
+        // group's play when following one.
+        let startsWithPreRoll = stream.plan.items.first?.scheduledBreak.start == .zero
+        if reference == nil, !startsWithPreRoll { try primary.play() } else { try primary.pause() }
         window?.handle(reference == nil ? .playbackBegan : .playbackPaused, at: host())
 
         var next = stream.plan.next(after: MediaTime(seconds: -1))

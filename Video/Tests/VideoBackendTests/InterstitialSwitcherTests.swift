@@ -136,6 +136,31 @@ struct InterstitialSwitcherTests {
         }
     }
 
+    @Test("a pre-roll plays before primary's first frame: primary waits prerolled at 0, the ad plays its 2 s, then primary plays from 0")
+    func preRoll() async throws {
+        try await FixtureServer.with { base in
+            let logs = Recorded()
+            let (primary, ad) = try await Self.pipelines(base, assetURI: "\(base)/ads/ad-10s/index.m3u8", from: nil, logs: logs)
+            defer { primary.close() }
+            let preRoll = InterstitialSwitchStateMachine.Break(start: .zero, duration: MediaTime(seconds: 2))
+            let phase = try await InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: preRoll).run()
+            try await Task.sleep(for: .milliseconds(600))
+            guard case .resumed = phase else {
+                Issue.record("the pre-roll ended in \(phase)")
+                return
+            }
+            let firstAd = try #require(logs.assetVideo.rendered.first, "no ad frame")
+            let lastAd = try #require(logs.assetVideo.rendered.last)
+            let firstPrimary = try #require(logs.primaryVideo.rendered.first, "no primary frame after the pre-roll")
+            print("pre-roll: ad frames from \(firstAd.streamTime.seconds) to \(lastAd.streamTime.seconds) s, primary's first at \(firstPrimary.streamTime.seconds) s, \(firstPrimary.hostTime - lastAd.hostTime) after the ad's last")
+            #expect(firstAd.hostTime < firstPrimary.hostTime, "the ad first")
+            #expect(abs(firstAd.streamTime.seconds) < 0.05, "the ad from its start: \(firstAd.streamTime.seconds) s")
+            #expect(lastAd.streamTime.seconds > 1.85 && lastAd.streamTime.seconds < 2.05, "the ad for the break's 2 s: its last frame at \(lastAd.streamTime.seconds) s")
+            #expect(firstPrimary.streamTime.seconds < 0.05, "primary from 0: \(firstPrimary.streamTime.seconds) s")
+            #expect(Self.within(firstPrimary.hostTime - lastAd.hostTime - .milliseconds(40), Self.switchTolerance), "back from the pre-roll")
+        }
+    }
+
     @Test("a break entered 3 s in plays its ad from 3 s, for what is left of the break, and primary resumes at the break's own resumption point")
     func enteredAtAnOffset() async throws {
         // What is left of a 6 s break at 12 s entered 3 s in, switched where primary reaches 12 s:

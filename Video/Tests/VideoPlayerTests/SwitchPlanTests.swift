@@ -45,7 +45,7 @@ struct SwitchPlanTests {
         #expect(plan.next(after: MediaTime(seconds: 31)) == nil)
     }
 
-    @Test("an asset list's pod plays its assets in order for their total; a failed list and a pre-roll are left out, saying why")
+    @Test("an asset list's pod plays its assets in order for their total, each asset's duration known; a pre-roll is played; a failed list is left out, saying why")
     func podsAndOmissions() throws {
         let pod = AssetList(assets: [AssetList.Asset(uri: "/ads/10.m3u8", duration: MediaTime(seconds: 10)),
                                      AssetList.Asset(uri: "/ads/20.m3u8", duration: MediaTime(seconds: 20))])
@@ -55,10 +55,14 @@ struct SwitchPlanTests {
             Self.dateRange("gone", at: 48, "PLANNED-DURATION=30,X-ASSET-LIST=\"/ads/gone.json\""),
         ], assetLists: ["mid": .resolved(pod), "gone": .failed("404")])
         let plan = SwitchPlan(schedule: schedule, baseURI: Self.base)
-        #expect(plan.items.map(\.id) == ["mid"])
-        #expect(plan.items.first?.assetURIs == ["http://origin.test/ads/10.m3u8", "http://origin.test/ads/20.m3u8"])
-        #expect(plan.items.first?.scheduledBreak.duration == MediaTime(seconds: 30))
-        #expect(plan.omissions == [.atPrimaryStart(id: "pre"), .playsNothing(id: "gone")])
+        #expect(plan.items.map(\.id) == ["pre", "mid"])
+        #expect(plan.items.first?.scheduledBreak.start == .zero)
+        #expect(plan.next(after: MediaTime(seconds: -1))?.id == "pre", "the first break armed is the pre-roll")
+        let mid = try #require(plan.items.last)
+        #expect(mid.assetURIs == ["http://origin.test/ads/10.m3u8", "http://origin.test/ads/20.m3u8"])
+        #expect(mid.assetDurations == [MediaTime(seconds: 10), MediaTime(seconds: 20)])
+        #expect(mid.scheduledBreak.duration == MediaTime(seconds: 30))
+        #expect(plan.omissions == [.playsNothing(id: "gone")])
     }
 
     @Test("seeks follow the timeline's rules: past a JUMP break plays it first, into a break plays it, inside a SKIP break forward is refused")
