@@ -244,19 +244,21 @@ public final class VideoPlayer: Sendable {
                         _ = try primary.seek(to: time)
                         next = stream.plan.next(after: time)
                         say("seek to \(MediaTime.format(time))")
-                    case .playBreak(let eventID, let then):
-                        guard let item = stream.plan.item(containing: eventID) else {
+                    case .playBreak(let eventID, let offset, let then):
+                        guard let item = stream.plan.item(containing: eventID), let eventStart = item.offset(ofEvent: eventID) else {
                             say("refused: break \"\(eventID)\" plays nothing")
                             continue
                         }
                         await disarm()
-                        var scheduledBreak = item.scheduledBreak
-                        if let then { scheduledBreak.resumptionOffset = then - scheduledBreak.start }
-                        // Just before the break, so that the switcher switches on primary's position.
-                        _ = try primary.seek(to: MediaTime.max(.zero, scheduledBreak.start - MediaTime(seconds: 1)))
-                        active = try arm(item, scheduledBreak)
+                        var entered = item
+                        if let then { entered.scheduledBreak.resumptionOffset = then - item.scheduledBreak.start }
+                        // Just before the break, so that the switcher switches on primary's
+                        // position, into the break's asset at the offset sought.
+                        _ = try primary.seek(to: MediaTime.max(.zero, item.scheduledBreak.start - MediaTime(seconds: 1)))
+                        active = try enter(entered, podOffset: eventStart + offset, at: item.scheduledBreak.start)
                         next = nil
-                        say("seek plays break \(item.id) first" + (then.map { ", then \(MediaTime.format($0))" } ?? ""))
+                        say((offset > .zero ? "seek plays break \(item.id) from \(MediaTime.format(eventStart + offset))" : "seek plays break \(item.id) first")
+                            + (then.map { ", then \(MediaTime.format($0))" } ?? ""))
                     }
                 }
             }

@@ -165,8 +165,9 @@ public struct VideoPlayerOptions: Sendable, Hashable {
         Keys (in the window):
           space          play or pause
           left / right   seek 10 seconds back or forward on the integrated timeline; a seek into a break
-                         plays it from its start, one past a break with X-RESTRICT="JUMP" plays that
-                         break first; in a break, right skips it unless X-RESTRICT="SKIP"
+                         plays it from the offset sought (from its start with X-RESTRICT="SKIP"), one
+                         past a break with X-RESTRICT="JUMP" plays that break first; in a break, right
+                         skips it unless X-RESTRICT="SKIP"
           s              skip the break playing, unless X-RESTRICT="SKIP"
           f              full screen, or back
           i              picture in picture, or back
