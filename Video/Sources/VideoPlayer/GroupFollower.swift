@@ -18,6 +18,11 @@ public struct GroupFollower: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// How far (either way) the video's primary time may be from the reference's before it seeks.
         public var threshold: MediaTime = MediaTime(value: 250, timescale: 1000)
+        /// A smaller offset that the video seeks away too once it has lasted ``steadyWindow``
+        /// (after a start or a resume, a pipeline may settle some 200 ms behind, which the
+        /// threshold alone would leave for good).
+        public var steadyThreshold: MediaTime = MediaTime(value: 100, timescale: 1000)
+        public var steadyWindow: Duration = .seconds(2)
         /// How long after acting the video's position is left to settle.
         public var settleTime: Duration = .milliseconds(1000)
         /// How far ahead of the reference a seek of the playing video aims at first: what the
@@ -86,6 +91,8 @@ public struct GroupFollower: Sendable {
     /// Whether the last action was a seek of the playing video whose landing is still to be
     /// measured.
     private var isLanding = false
+    /// Since when (host time) primary has been more than the steady threshold off.
+    private var offSince: Duration?
 
     public init(plan: SwitchPlan, configuration: Configuration = Configuration()) {
         self.plan = plan
@@ -111,7 +118,17 @@ public struct GroupFollower: Sendable {
                 seekLead = MediaTime.min(configuration.maximumSeekLead, MediaTime.max(.zero, seekLead - (time - target)))
             }
         }
-        let moves = placement(reference: reference, video: video)
+        var moves = placement(reference: reference, video: video)
+        if moves.isEmpty, case .primary(let target) = reference.position, case .primary(let time, _, _) = video,
+            MediaTime.abs(target - time) > configuration.steadyThreshold
+        {
+            let since = offSince ?? now
+            offSince = since
+            if now - since >= configuration.steadyWindow { moves = [.seekPrimary(to: seekTarget(target, reference: reference))] }
+        } else {
+            offSince = nil
+        }
+        if !moves.isEmpty { offSince = nil }
         if moves.contains(where: { $0 != .setRate(reference.rate) }) { settlesAt = now + configuration.settleTime }
         if actions.isEmpty, reference.isPlaying, abs(reference.rate - 1) <= Self.rateTolerance, moves.last.map({ if case .seekPrimary = $0 { true } else { false } }) == true {
             isLanding = true
@@ -158,8 +175,12 @@ public struct GroupFollower: Sendable {
     /// than the threshold: ahead of it by the seek's cost when the reference plays.
     private func seek(to target: MediaTime, from time: MediaTime, reference: Reference) -> [Action] {
         guard MediaTime.abs(target - time) > configuration.threshold else { return [] }
+        return [.seekPrimary(to: seekTarget(target, reference: reference))]
+    }
+
+    private func seekTarget(_ target: MediaTime, reference: Reference) -> MediaTime {
         let lead = reference.isPlaying ? seekLead.scaled(by: reference.rate) : .zero
-        return [.seekPrimary(to: MediaTime.max(.zero, target + lead))]
+        return MediaTime.max(.zero, target + lead)
     }
 }
 

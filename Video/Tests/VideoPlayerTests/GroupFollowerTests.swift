@@ -53,6 +53,20 @@ struct GroupFollowerTests {
         #expect(follower.decide(reference: paused, video: Self.video(5_000, isPlaying: false), at: .zero) == [.seekPrimary(to: Self.ms(20_000))])
     }
 
+    @Test("an offset under the threshold but over 100 ms that lasts 2 s is sought away too; one that comes and goes is not")
+    func steadyOffset() throws {
+        var follower = GroupFollower(plan: try Self.plan())
+        func decide(_ reference: Int64, _ video: Int64, at milliseconds: Int64) -> [GroupFollower.Action] {
+            follower.decide(reference: Self.playing(.primary(Self.ms(reference))), video: Self.video(video), at: .milliseconds(milliseconds))
+        }
+        #expect(decide(5_000, 4_800, at: 0) == [])
+        #expect(decide(6_000, 5_800, at: 1_000) == [])
+        #expect(decide(6_900, 6_850, at: 1_900) == [], "back within 100 ms: the count starts again")
+        #expect(decide(7_000, 6_800, at: 2_000) == [])
+        #expect(decide(8_900, 8_700, at: 3_900) == [])
+        #expect(decide(9_000, 8_800, at: 4_000) == [.seekPrimary(to: Self.ms(9_030))], "200 ms behind for 2 s")
+    }
+
     @Test("after a seek the video's position is left to settle for a second: only play and pause are followed meanwhile")
     func settles() throws {
         var follower = GroupFollower(plan: try Self.plan())
