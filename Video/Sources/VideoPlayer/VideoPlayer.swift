@@ -290,7 +290,7 @@ public final class VideoPlayer: Sendable {
                         await disarm()
                         _ = try primary.seek(to: time)
                         next = stream.plan.next(after: time)
-                        say("follow: seek to \(MediaTime.format(time)) (video at \(from), reference at \(Self.describe(now.position)))")
+                        say("follow: seek to \(MediaTime.format(time)) (video at \(from), reference at \(Self.describe(now.position)), lead \(Self.milliseconds(Duration(rounding: follower.seekLead))) ms)")
                     case .setRate(let rate):
                         _ = try primary.setRate(rate)
                         say("follow: rate \(rate)")
@@ -341,6 +341,7 @@ public final class VideoPlayer: Sendable {
                 for action in bar.handle(.snapshot(IntegratedTimeline.Snapshot(schedule: stream.schedule, position: position()))) {
                     window.perform(action)
                 }
+                if let reference { window.showGroupState(reference.groupLine) }
             }
             try await Task.sleep(for: .milliseconds(40))
         }
