@@ -53,10 +53,10 @@ public struct ControlsStrip: Sendable, Hashable {
     }
 
     /// The strip's line of text: `0:21 / 1:00`, or in a break its countdown, `Ad -0:02` (with
-    /// `[Skip]` once skipping is allowed); then the group's state, if any (`0:21 / 1:00 · group playing`).
+    /// `[Skip]` once skipping is allowed); then the group's state, if any (`0:21 / 1:00   group playing`: Xlib draws Latin-1, so plain ASCII).
     public var label: String? {
         guard let bar else { return nil }
-        let group = groupState.map { " · \($0)" } ?? ""
+        let group = groupState.map { "   \($0)" } ?? ""
         if let currentBreak {
             let countdown = (breakRemaining ?? currentBreak.remaining).map { TimeFormat.remaining($0) } ?? ""
             return "Ad \(countdown)" + (currentBreak.isSkippable ? "  [Skip]" : "") + group

@@ -54,8 +54,8 @@ struct ControlsStripTests {
         var playing = strips[0], waiting = strips[1]
         let changes = [playing.setGroupState("group playing"), playing.setGroupState("group playing"), waiting.setGroupState("group waits for p2")]
         #expect(changes == [true, false, true])
-        #expect(playing.label == "0:20 / 1:00 · group playing")
-        #expect(waiting.label == "Ad -0:03 · group waits for p2")
+        #expect(playing.label == "0:20 / 1:00   group playing")
+        #expect(waiting.label == "Ad -0:03   group waits for p2")
         let cleared = waiting.setGroupState(nil)
         #expect(cleared)
         #expect(waiting.label == "Ad -0:03")
