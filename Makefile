@@ -21,7 +21,7 @@ test: bootstrap
 # part of `test`, so that the root package builds and tests without GStreamer. The suites that play
 # in real time (headless, and into a window on a private Xvfb) run one at a time after the pure
 # ones: side by side on two shared cores they missed their timing windows.
-VIDEO_REALTIME_SUITES = GStreamerPipelineTests|GStreamerPipelineHLSTests|InterstitialSwitcherTests|PlayerWindowTests|InterludeVideoTests
+VIDEO_REALTIME_SUITES = GStreamerPipelineTests|GStreamerPipelineHLSTests|InterstitialSwitcherTests|PlayerWindowTests|InterludeVideoTests|GroupVideoTests
 test-video:
 	scripts/bootstrap --video
 	$(SWIFT) test --package-path Video --skip '$(VIDEO_REALTIME_SUITES)'

@@ -62,6 +62,11 @@ let package = Package(
                 .product(name: "HLSInterstitials", package: "Interlude"),
                 .product(name: "HLSPlaylist", package: "Interlude"),
                 .product(name: "PlayerEngine", package: "Interlude"),
+                // --join: the participant stack of `interlude join`, as the video's reference.
+                .product(name: "GroupPlayback", package: "Interlude"),
+                .product(name: "GroupCoordination", package: "Interlude"),
+                .product(name: "GroupWire", package: "Interlude"),
+                .product(name: "NetworkIO", package: "Interlude"),
             ],
             swiftSettings: strictSettings
         ),
@@ -73,8 +78,10 @@ let package = Package(
         .testTarget(
             name: "VideoPlayerTests",
             dependencies: [
-                // interlude-video: so that it is built for the test that runs it.
+                // interlude-video: so that it is built for the tests that run it; the root's
+                // interlude (origin, serve, session, join) for the one that runs a group.
                 "VideoPlayer", "VideoBackend", "VideoTestSupport", "interlude-video",
+                .product(name: "interlude", package: "Interlude"),
                 .product(name: "MediaTime", package: "Interlude"),
                 .product(name: "HLSInterstitials", package: "Interlude"),
                 .product(name: "HLSPlaylist", package: "Interlude"),

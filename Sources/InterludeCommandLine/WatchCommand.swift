@@ -39,7 +39,10 @@ enum WatchCommand: Subcommand {
             Video: --video URL plays the stream with real pictures and sound in a window (X11, GStreamer), with its
             breaks switched on time and the transport bar under the video; the keys are these, with left / right 10
             seconds, f full screen and i picture in picture. It runs interlude-video (beside interlude, on PATH, or
-            in Video/.build; 'make video' builds it) with the URL (and --mute), and exits with its status.
+            in Video/.build; 'make video' builds it) with the URL (and --mute), and exits with its status. With
+            --join INVITATION (the invitation URL) and --name, the video follows the group instead: it plays the
+            session's stream with that viewer's ads, plays and pauses with the group, seeks to stay within 250 ms
+            of where the group has it, and plays the breaks the group plays.
 
             Channels: --channels FILE plays a list of live channels instead of one URL, starting with the first.
             The file is UTF-8 text, one channel a line: its title, a tab, its URL (http://, https:// or file://),
@@ -118,15 +121,28 @@ enum WatchCommand: Subcommand {
             "interlude session create --server http://127.0.0.1:7400 --stream 'http://127.0.0.1:8080/vod/movie/{viewer}/main.m3u8'",
             "interlude join \"$OWNER_INVITATION\" --name alice &                    # the owner, headless",
             "interlude watch --join \"$VIEWER_INVITATION\" --name charlie           # charlie watches with the group, with charlie's ads",
+            "interlude watch --video --join \"$VIEWER_INVITATION\" --name charlie   # the same in a window, with real video",
         ]
     )
 
     static func run(_ arguments: ParsedArguments, io: CommandIO) async throws -> Int32 {
         if arguments.flag("video") {
-            guard let url = arguments.positionals.first, arguments.value("join") == nil, arguments.value("channels") == nil else {
-                throw UsageError(message: "--video plays one URL (not --join or --channels yet)", command: spec)
+            if let invitation = arguments.value("join") {
+                guard arguments.positionals.isEmpty, arguments.value("channels") == nil else {
+                    throw UsageError(message: "--video --join plays the session's stream: no URL or --channels with it", command: spec)
+                }
+                // Checked here (name, policy), passed on as given.
+                let group = try GroupJoinOptions(invitation: invitation, arguments, command: spec)
+                guard invitation.contains("#"), arguments.value("server") == nil else {
+                    throw UsageError(message: "--video --join takes the invitation URL (http://HOST:PORT/join#TOKEN), not a bare token with --server", command: spec)
+                }
+                return try WatchVideoLauncher.run(arguments: WatchVideoLauncher.arguments(
+                    joining: invitation, name: group.name, policy: group.policy.rawValue, isMuted: arguments.flag("mute")))
             }
-            return try WatchVideoLauncher.run(url: url, isMuted: arguments.flag("mute"))
+            guard let url = arguments.positionals.first, arguments.value("channels") == nil else {
+                throw UsageError(message: "--video plays one URL or joins a session (not --channels yet)", command: spec)
+            }
+            return try WatchVideoLauncher.run(arguments: WatchVideoLauncher.arguments(url: url, isMuted: arguments.flag("mute")))
         }
         let options = try Options(arguments)
         if options.isMakingPasscodeHash { return try makePasscodeHash(io: io) }

@@ -29,13 +29,21 @@ package enum WatchVideoLauncher {
         (isMuted ? ["--mute"] : []) + [url]
     }
 
-    static func run(url: String, isMuted: Bool) throws -> Int32 {
+    /// The arguments for `interlude-video` following a watch-together session: the invitation
+    /// (a URL, `http://HOST:PORT/join#TOKEN`), the name and the waiting policy.
+    package static func arguments(joining invitation: String, name: String, policy: String, isMuted: Bool) -> [String] {
+        (isMuted ? ["--mute"] : []) + ["--join", invitation, "--name", name, "--policy", policy]
+    }
+
+    /// Runs `interlude-video` with `arguments` (``arguments(url:isMuted:)`` or
+    /// ``arguments(joining:name:policy:isMuted:)``); its exit status.
+    static func run(arguments videoArguments: [String]) throws -> Int32 {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let environment = ProcessInfo.processInfo.environment
         guard let found = candidates(executablePath: executable, path: environment["PATH"]).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CommandFailure(message: "interlude watch --video needs \(executableName), which was found neither beside \(executable), nor on PATH, nor in Video/.build: build it with 'make video' (GStreamer 1.22 and X11: 'scripts/bootstrap --video' installs them)")
         }
-        let argv = [found] + arguments(url: url, isMuted: isMuted)
+        let argv = [found] + videoArguments
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -14,6 +14,10 @@ public import MediaTime
 /// deadline plus the break's duration, not the asset's own start plus it: a late switch does not
 /// push the rest of the schedule back.
 ///
+/// A break primary is at the start of when it first reports (a pre-roll at primary time 0, with
+/// primary prerolled and not yet playing) switches as soon as the asset has prerolled: primary has
+/// nothing to play before it, and the asset's first frame is then on time for the break's end.
+///
 /// Pure: inputs carry the host time (a `Duration` from the shell clock's zero) and return the
 /// actions to perform, in order.
 public struct InterstitialSwitchStateMachine: Sendable {
@@ -78,6 +82,14 @@ public struct InterstitialSwitchStateMachine: Sendable {
         /// The asset failed: before the switch, primary plays on through the break's start;
         /// during the asset, primary comes back at the resumption point at once.
         case abandoned(at: Duration)
+
+        /// Whether the break is over (played, missed or abandoned).
+        public var isOver: Bool {
+            switch self {
+            case .resumed, .missed, .abandoned: true
+            case .awaitingPrimary, .primary, .asset: false
+            }
+        }
     }
 
     public let scheduledBreak: Break
@@ -88,6 +100,9 @@ public struct InterstitialSwitchStateMachine: Sendable {
     public private(set) var isAssetRequested = false
     /// Whether the asset reported its preroll.
     public private(set) var isAssetPrerolled = false
+    /// Whether the switch waits for the asset's preroll: primary was at the break's start when
+    /// it first reported (a pre-roll).
+    public private(set) var switchesOnPreroll = false
 
     /// A machine for `scheduledBreak`, prerolling its asset `preloadLead` ahead (5 s by default:
     /// an HLS asset's preroll over a network, playlist and first segment, takes a few hundred
@@ -98,12 +113,7 @@ public struct InterstitialSwitchStateMachine: Sendable {
     }
 
     /// Whether the break is over (played or missed).
-    public var isFinished: Bool {
-        switch phase {
-        case .resumed, .missed, .abandoned: true
-        case .awaitingPrimary, .primary, .asset: false
-        }
-    }
+    public var isFinished: Bool { phase.isOver }
 
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
@@ -113,10 +123,11 @@ public struct InterstitialSwitchStateMachine: Sendable {
         case .primaryPosition(let position, let now):
             switch phase {
             case .awaitingPrimary:
-                guard position < scheduledBreak.start else {
+                guard !(position > scheduledBreak.start) else {
                     phase = .missed
                     return []
                 }
+                switchesOnPreroll = position == scheduledBreak.start
                 return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
             case .primary:
                 return primaryPlays(switchAt: now + Duration(rounding: scheduledBreak.start - position), now: now)
@@ -161,8 +172,12 @@ public struct InterstitialSwitchStateMachine: Sendable {
             actions.append(.prerollAsset)
         }
         guard deadline > now else {
-            let end = deadline + Duration(rounding: scheduledBreak.duration)
-            phase = .asset(switchedAt: deadline, endsAt: end)
+            // A pre-roll switches once prerolled (``Input/assetPrerolled`` then a wake).
+            if switchesOnPreroll, !isAssetPrerolled { return actions }
+            // A pre-roll's schedule starts when it switches: there was nothing before it to keep on time.
+            let switchedAt = switchesOnPreroll ? now : deadline
+            let end = switchedAt + Duration(rounding: scheduledBreak.duration)
+            phase = .asset(switchedAt: switchedAt, endsAt: end)
             return actions + [.switchToAsset, .seekPrimary(to: scheduledBreak.resumptionPoint), .scheduleWake(at: end)]
         }
         return actions + [.scheduleWake(at: isAssetRequested ? deadline : deadline - preloadLead)]

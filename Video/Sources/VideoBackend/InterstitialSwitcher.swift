@@ -25,6 +25,8 @@ public final class InterstitialSwitcher: Sendable {
         var failure: GStreamerError?
         /// The asset of the pod playing (or next to).
         var current = 0
+        /// Whether the entry's asset was sought to the entry's offset.
+        var isEntrySought = false
         /// The shell clock's time now, from ``run(clock:pollInterval:)``'s origin; `nil` before it runs.
         var host: (@Sendable () -> Duration)?
     }
@@ -32,6 +34,8 @@ public final class InterstitialSwitcher: Sendable {
     public let primary: GStreamerPipeline
     /// The break's assets, in the order they play.
     public let assets: [GStreamerPipeline]
+    /// Where the break is entered: the asset that plays first, and how far into it.
+    public let entry: (asset: Int, offset: MediaTime)
     private let driver: Mutex<Driver>
 
     /// The first asset.
@@ -45,12 +49,31 @@ public final class InterstitialSwitcher: Sendable {
 
     /// A switcher for `scheduledBreak` playing `assets` (at least one) one after the other,
     /// prerolling them all `preloadLead` ahead of it.
+    ///
+    /// With an `entryOffset`, the break is entered that far into the pod (a seek into it, or a
+    /// viewer catching up with a group in it): `assetDurations` (as `assets`; `nil` for one of
+    /// unknown length, which the offset then does not pass) find the asset playing there, which
+    /// is prerolled at its offset and plays first; the assets before it do not play.
+    /// `scheduledBreak` is then what is left of the break from where it is entered.
     public init(primary: GStreamerPipeline, assets: [GStreamerPipeline], scheduledBreak: InterstitialSwitchStateMachine.Break,
-                preloadLead: Duration = .seconds(5)) {
+                entryOffset: MediaTime = .zero, assetDurations: [MediaTime?] = [], preloadLead: Duration = .seconds(5)) {
         precondition(!assets.isEmpty, "a break plays at least one asset")
         self.primary = primary
         self.assets = assets
-        driver = Mutex(Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak, preloadLead: preloadLead)))
+        entry = Self.entry(at: entryOffset, assetDurations: Array(assetDurations.prefix(assets.count)))
+        var driver = Driver(machine: InterstitialSwitchStateMachine(scheduledBreak: scheduledBreak, preloadLead: preloadLead))
+        driver.current = entry.asset
+        self.driver = Mutex(driver)
+    }
+
+    /// The asset playing `offset` into a pod of assets of `assetDurations`, and the offset into it.
+    package static func entry(at offset: MediaTime, assetDurations: [MediaTime?]) -> (asset: Int, offset: MediaTime) {
+        var rest = offset
+        for (index, duration) in assetDurations.enumerated() {
+            guard let duration, !(rest < duration), index + 1 < assetDurations.count else { return (index, rest) }
+            rest -= duration
+        }
+        return (0, offset)
     }
 
     /// The index of the pod's asset playing now (or next to).
@@ -83,7 +106,15 @@ public final class InterstitialSwitcher: Sendable {
                 group.addTask {
                     for await message in messages {
                         switch message {
-                        case .asyncDone(seek: nil) where index == 0: try self.feed(.assetPrerolled)
+                        case .asyncDone(seek: nil) where index == self.entry.asset:
+                            // Prerolled at its start: then at the entry's offset, if any.
+                            if self.entry.offset > .zero, !self.isEntrySought {
+                                self.driver.withLock { $0.isEntrySought = true }
+                                _ = try self.assets[index].seek(to: self.entry.offset)
+                            } else {
+                                try self.prerolled(at: host())
+                            }
+                        case .asyncDone(seek: .some) where index == self.entry.asset: try self.prerolled(at: host())
                         case .endOfStream: try self.assetEnded(index, at: host())
                         case .error(let error):
                             self.driver.withLock { $0.failure = error }
@@ -118,6 +149,12 @@ public final class InterstitialSwitcher: Sendable {
         return phase
     }
 
+    /// The entry's asset is prerolled (at the entry's offset): a switch waiting for it is due now.
+    private func prerolled(at now: Duration) throws(GStreamerPipelineError) {
+        try feed(.assetPrerolled)
+        try feed(.wake(at: now))
+    }
+
     /// Asset `index` ended: the next one of the pod plays, or after the last the break ends.
     private func assetEnded(_ index: Int, at now: Duration) throws(GStreamerPipelineError) {
         let next = driver.withLock { driver -> Int? in
@@ -134,6 +171,8 @@ public final class InterstitialSwitcher: Sendable {
     }
 
     private var isFinished: Bool { driver.withLock { $0.machine.isFinished } }
+
+    private var isEntrySought: Bool { driver.withLock { $0.isEntrySought } }
 
     private var isAbandoned: Bool {
         if case .abandoned = driver.withLock({ $0.machine.phase }) { return true }
@@ -157,7 +196,7 @@ public final class InterstitialSwitcher: Sendable {
         for action in actions {
             switch action {
             case .prerollAsset:
-                for asset in assets { try asset.pause() }
+                for asset in assets[entry.asset...] { try asset.pause() }
             case .switchToAsset:
                 try primary.pause()
                 try assets[driver.withLock { $0.current }].play()

@@ -8,6 +8,14 @@ public enum ProcessEnvironment {
         let display = String(cString: value)
         return display.isEmpty ? nil : display
     }
+
+    /// CLOCK_REALTIME in nanoseconds: the clock `interlude join --trace` times its samples by,
+    /// so that the samples of several processes compare.
+    public static var realTime: Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
 }
 
 extension ProcessEnvironment {

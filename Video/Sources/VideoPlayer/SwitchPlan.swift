@@ -6,9 +6,9 @@ public import VideoBackend
 /// ``InterstitialSwitchStateMachine/Break`` each (start, duration, and the resumption offset that
 /// puts primary back at the schedule's `resumeTime`, after X-SNAP and X-RESUME-OFFSET), with its
 /// assets' URIs resolved. Breaks sharing a start play as one pod (D.2). A break that plays
-/// nothing (a failed or empty asset list, no known duration) is left out, as is a pre-roll at
-/// primary's very start: the switcher switches when primary's position reaches a start, which a
-/// start of zero never is.
+/// nothing (a failed or empty asset list, no known duration) is left out. A pre-roll (a start of
+/// zero) is the first item: the player arms it before primary plays, and the switcher switches to
+/// it as soon as its asset has prerolled.
 public struct SwitchPlan: Sendable, Hashable {
     public struct Item: Sendable, Hashable, Identifiable {
         /// The event identifiers (several when breaks share a start), joined with `+`.
@@ -16,6 +16,10 @@ public struct SwitchPlan: Sendable, Hashable {
         public var scheduledBreak: InterstitialSwitchStateMachine.Break
         /// The assets to play in order, resolved against the playlist's URI.
         public var assetURIs: [String]
+        /// Each asset's duration from its asset list (`nil` when it gives none), as ``assetURIs``.
+        public var assetDurations: [MediaTime?] = []
+        /// Each event's scheduled duration, in the order of the events in ``id``.
+        public var eventDurations: [MediaTime] = []
         /// X-RESTRICT=SKIP: no skipping and no seeking forward while it plays.
         public var isSkipRestricted: Bool
     }
@@ -24,7 +28,6 @@ public struct SwitchPlan: Sendable, Hashable {
     public enum Omission: Sendable, Hashable {
         case playsNothing(id: String)
         case unknownDuration(id: String)
-        case atPrimaryStart(id: String)
     }
 
     public private(set) var items: [Item] = []
@@ -41,6 +44,8 @@ public struct SwitchPlan: Sendable, Hashable {
         }
         for pod in pods {
             var uris: [String] = []
+            var assetDurations: [MediaTime?] = []
+            var eventDurations: [MediaTime] = []
             var duration = MediaTime.zero
             var ids: [String] = []
             var isSkipRestricted = false
@@ -55,18 +60,18 @@ public struct SwitchPlan: Sendable, Hashable {
                 }
                 ids.append(scheduled.id)
                 uris += assets.map { URIResolution.resolve($0.uri, against: baseURI) }
+                assetDurations += assets.map(\.duration)
+                eventDurations.append(length)
                 duration += length
                 isSkipRestricted = isSkipRestricted || scheduled.event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement)
             }
             guard let first = pod.first, let last = pod.last, !ids.isEmpty else { continue }
-            guard first.start > .zero else {
-                omissions.append(.atPrimaryStart(id: ids.joined(separator: "+")))
-                continue
-            }
             items.append(Item(
                 id: ids.joined(separator: "+"),
                 scheduledBreak: InterstitialSwitchStateMachine.Break(start: first.start, duration: duration, resumptionOffset: last.resumeTime - first.start),
                 assetURIs: uris,
+                assetDurations: assetDurations,
+                eventDurations: eventDurations,
                 isSkipRestricted: isSkipRestricted
             ))
         }
@@ -88,8 +93,29 @@ extension SwitchPlan.Omission: CustomStringConvertible {
         switch self {
         case .playsNothing(let id): "break \"\(id)\" plays nothing (no assets, or its asset list failed): primary plays on"
         case .unknownDuration(let id): "break \"\(id)\" has no known duration: not played"
-        case .atPrimaryStart(let id): "break \"\(id)\" is at primary's start (a pre-roll): not played by this player yet"
         }
+    }
+}
+
+extension SwitchPlan.Item {
+    /// The events of the pod, in the order they play.
+    public var eventIDs: [String] { id.split(separator: "+").map(String.init) }
+
+    /// Where event `eventID` starts within the pod (`nil`: not one of its events).
+    public func offset(ofEvent eventID: String) -> MediaTime? {
+        guard let index = eventIDs.firstIndex(of: eventID) else { return nil }
+        return eventDurations.prefix(index).reduce(.zero, +)
+    }
+
+    /// The event playing `offset` into the pod, and the offset into it; the last event past its end.
+    public func event(atPodOffset offset: MediaTime) -> (eventID: String, offset: MediaTime) {
+        var rest = offset
+        let ids = eventIDs
+        for (index, id) in ids.enumerated() {
+            if index == ids.count - 1 || rest < eventDurations[index] { return (id, rest) }
+            rest -= eventDurations[index]
+        }
+        return (id, offset)
     }
 }
 

@@ -23,6 +23,10 @@ public final class VideoPlayer: Sendable {
         let scheduledBreak: InterstitialSwitchStateMachine.Break
         let switcher: InterstitialSwitcher
         let logs: [(video: RenderLog, audio: RenderLog)]
+        /// How far into the pod the break was entered (a seek into it, or following the group).
+        let podOffset: MediaTime
+        /// Whether it was armed to catch up with the group in it.
+        let isFollowEntry: Bool
         let task: Task<InterstitialSwitchStateMachine.Phase, any Error>
         let switchedAt = Mutex<ContinuousClock.Instant?>(nil)
         private final class Completion: Sendable {
@@ -31,11 +35,13 @@ public final class VideoPlayer: Sendable {
         private let completion = Completion()
 
         init(item: SwitchPlan.Item, scheduledBreak: InterstitialSwitchStateMachine.Break, switcher: InterstitialSwitcher,
-             logs: [(video: RenderLog, audio: RenderLog)]) {
+             logs: [(video: RenderLog, audio: RenderLog)], podOffset: MediaTime, isFollowEntry: Bool) {
             self.item = item
             self.scheduledBreak = scheduledBreak
             self.switcher = switcher
             self.logs = logs
+            self.podOffset = podOffset
+            self.isFollowEntry = isFollowEntry
             let completion = completion
             task = Task {
                 defer { completion.isDone.withLock { $0 = true } }
@@ -53,14 +59,22 @@ public final class VideoPlayer: Sendable {
 
     public let stream: LoadedStream
     public let options: VideoPlayerOptions
+    /// The group's player this one follows (`--join`).
+    public let reference: GroupReference?
     private let say: @Sendable (String) -> Void
     private let flags = Mutex(Flags())
     /// When the process started, on the render logs' clock (for the start-up time).
     private let launchedAt: Duration
 
-    public init(stream: LoadedStream, options: VideoPlayerOptions, launchedAt: Duration = RenderLog.now, say: @escaping @Sendable (String) -> Void) {
+    /// How far ahead of primary's position a break entered to catch up with the group is armed:
+    /// time for its asset to preroll (and seek) before the switch.
+    static let followEntryLead = MediaTime(value: 500, timescale: 1000)
+
+    public init(stream: LoadedStream, options: VideoPlayerOptions, reference: GroupReference? = nil, launchedAt: Duration = RenderLog.now,
+                say: @escaping @Sendable (String) -> Void) {
         self.stream = stream
         self.options = options
+        self.reference = reference
         self.launchedAt = launchedAt
         self.say = say
     }
@@ -101,18 +115,24 @@ public final class VideoPlayer: Sendable {
             }
         }
         defer { reader.cancel() }
-        try primary.play()
-        window?.handle(.playbackBegan, at: host())
+        // A pre-roll plays first: primary waits (prerolled) for its switcher, as it does for the
+        // group's play when following one.
+        let startsWithPreRoll = stream.plan.items.first?.scheduledBreak.start == .zero
+        if reference == nil, !startsWithPreRoll { try primary.play() } else { try primary.pause() }
+        window?.handle(reference == nil ? .playbackBegan : .playbackPaused, at: host())
 
         var next = stream.plan.next(after: MediaTime(seconds: -1))
         var active: ActiveBreak?
         var played: [PlayedBreak] = []
-        var isPaused = false
+        var isPaused = reference != nil
+        var follower = GroupFollower(plan: stream.plan)
+        var lastSample: ContinuousClock.Instant?
         var bar = TransportBarStateMachine()
         var lastBar: ContinuousClock.Instant?
         var reportedStart = false
 
-        func arm(_ item: SwitchPlan.Item, _ scheduledBreak: InterstitialSwitchStateMachine.Break) throws -> ActiveBreak {
+        func arm(_ item: SwitchPlan.Item, _ scheduledBreak: InterstitialSwitchStateMachine.Break, podOffset: MediaTime = .zero,
+                 isFollowEntry: Bool = false) throws -> ActiveBreak {
             var logs: [(video: RenderLog, audio: RenderLog)] = []
             var assets: [GStreamerPipeline] = []
             for uri in item.assetURIs {
@@ -122,11 +142,46 @@ public final class VideoPlayer: Sendable {
                 logs.append(assetLogs)
                 assets.append(asset)
             }
-            return ActiveBreak(item: item, scheduledBreak: scheduledBreak,
-                               switcher: InterstitialSwitcher(primary: primary, assets: assets, scheduledBreak: scheduledBreak), logs: logs)
+            let switcher = InterstitialSwitcher(primary: primary, assets: assets, scheduledBreak: scheduledBreak,
+                                                entryOffset: podOffset, assetDurations: item.assetDurations)
+            return ActiveBreak(item: item, scheduledBreak: scheduledBreak, switcher: switcher, logs: logs, podOffset: podOffset, isFollowEntry: isFollowEntry)
         }
+        /// Arms `item` to be entered `podOffset` into it where primary reaches `entryAt`: what
+        /// is left of it plays, and primary resumes at the item's own resumption point.
+        func enter(_ item: SwitchPlan.Item, podOffset: MediaTime, at entryAt: MediaTime, isFollowEntry: Bool = false) throws -> ActiveBreak {
+            let full = item.scheduledBreak
+            let rest = InterstitialSwitchStateMachine.Break(start: entryAt, duration: full.duration - podOffset,
+                                                            resumptionOffset: full.resumptionPoint - entryAt)
+            return try arm(item, rest, podOffset: podOffset, isFollowEntry: isFollowEntry)
+        }
+        /// The pipeline playing now: the break's asset, or primary.
+        func playing() -> GStreamerPipeline {
+            if let active, case .asset = active.switcher.phase { return active.switcher.assets[active.switcher.currentAsset] }
+            return primary
+        }
+        /// Reports the break `armed`, over, and lets it go.
+        func conclude(_ armed: ActiveBreak) async {
+            let phase: InterstitialSwitchStateMachine.Phase?
+            do {
+                phase = try await armed.task.value
+            } catch {
+                say("break \(armed.item.id) failed: \(error); primary plays on")
+                phase = nil
+            }
+            switch phase {
+            case .resumed: say("break \(armed.item.id) played; primary resumed at \(MediaTime.format(armed.scheduledBreak.resumptionPoint))")
+            case .missed: say("break \(armed.item.id) missed (primary was past it)")
+            case .some: say("break \(armed.item.id) abandoned")
+            case nil: break
+            }
+            if case .resumed = phase { played.append(PlayedBreak(item: armed.item, scheduledBreak: armed.scheduledBreak, logs: armed.logs)) }
+            for asset in armed.switcher.assets { window?.detach(asset) }
+            active = nil
+        }
+        /// Lets the armed break go: reported if it is over (ended a moment ago), cancelled if not.
         func disarm() async {
             guard let armed = active else { return }
+            if armed.switcher.phase.isOver { return await conclude(armed) }
             armed.task.cancel()
             _ = try? await armed.task.value
             for asset in armed.switcher.assets { window?.detach(asset) }
@@ -134,14 +189,8 @@ public final class VideoPlayer: Sendable {
         }
         func position() -> IntegratedTimeline.Position {
             if let active, case .asset = active.switcher.phase, let switchedAt = active.switchedAt.withLock({ $0 }) {
-                var offset = MediaTime(switchedAt.duration(to: clock.now))
-                for id in active.item.id.split(separator: "+").map(String.init) {
-                    let length = stream.schedule.scheduledBreak(id: id)?.duration ?? .zero
-                    if offset < length || id == active.item.id.split(separator: "+").last.map(String.init) {
-                        return .interstitial(eventID: id, offset: offset)
-                    }
-                    offset -= length
-                }
+                let (eventID, offset) = active.item.event(atPodOffset: active.podOffset + MediaTime(switchedAt.duration(to: clock.now)))
+                return .interstitial(eventID: eventID, offset: offset)
             }
             return .primary(primary.position ?? .zero)
         }
@@ -166,11 +215,16 @@ public final class VideoPlayer: Sendable {
             for command in (window?.pressedKeys() ?? []).compactMap(PlayerCommand.init(keySymbol:)) {
                 switch command {
                 case .quit: quit = true
+                case .playPause where reference != nil:
+                    // The group's: the video follows when the group does.
+                    if isPaused { reference?.play() } else { reference?.pause() }
+                case .seek(let step) where reference != nil:
+                    reference?.seek(by: step)
+                case .skip where reference != nil:
+                    say("refused: the group plays the break (a skip is not the group's)")
                 case .playPause:
                     isPaused.toggle()
-                    let target: GStreamerPipeline
-                    if let active, case .asset = active.switcher.phase { target = active.switcher.assets[active.switcher.currentAsset] } else { target = primary }
-                    if isPaused { try target.pause() } else { try target.play() }
+                    if isPaused { try playing().pause() } else { try playing().play() }
                     window?.handle(isPaused ? .playbackPaused : .playbackBegan, at: host())
                     say(isPaused ? "paused" : "playing")
                 case .toggleFullScreen:
@@ -190,25 +244,79 @@ public final class VideoPlayer: Sendable {
                         _ = try primary.seek(to: time)
                         next = stream.plan.next(after: time)
                         say("seek to \(MediaTime.format(time))")
-                    case .playBreak(let eventID, let then):
-                        guard let item = stream.plan.item(containing: eventID) else {
+                    case .playBreak(let eventID, let offset, let then):
+                        guard let item = stream.plan.item(containing: eventID), let eventStart = item.offset(ofEvent: eventID) else {
                             say("refused: break \"\(eventID)\" plays nothing")
                             continue
                         }
                         await disarm()
-                        var scheduledBreak = item.scheduledBreak
-                        if let then { scheduledBreak.resumptionOffset = then - scheduledBreak.start }
-                        // Just before the break, so that the switcher switches on primary's position.
-                        _ = try primary.seek(to: MediaTime.max(.zero, scheduledBreak.start - MediaTime(seconds: 1)))
-                        active = try arm(item, scheduledBreak)
+                        var entered = item
+                        if let then { entered.scheduledBreak.resumptionOffset = then - item.scheduledBreak.start }
+                        // Just before the break, so that the switcher switches on primary's
+                        // position, into the break's asset at the offset sought.
+                        _ = try primary.seek(to: MediaTime.max(.zero, item.scheduledBreak.start - MediaTime(seconds: 1)))
+                        active = try enter(entered, podOffset: eventStart + offset, at: item.scheduledBreak.start)
                         next = nil
-                        say("seek plays break \(item.id) first" + (then.map { ", then \(MediaTime.format($0))" } ?? ""))
+                        say((offset > .zero ? "seek plays break \(item.id) from \(MediaTime.format(eventStart + offset))" : "seek plays break \(item.id) first")
+                            + (then.map { ", then \(MediaTime.format($0))" } ?? ""))
                     }
                 }
             }
             if quit {
                 say("quit")
                 break
+            }
+
+            // Following the group: its reference player says where the video should be.
+            if let reference {
+                let now = reference.now.reference
+                let videoNow: GroupFollower.Video
+                if let active, case .asset = active.switcher.phase {
+                    videoNow = .inBreak(active.item, isPlaying: !isPaused)
+                } else if let time = primary.position {
+                    videoNow = .primary(time, isPlaying: !isPaused, rate: primary.rate)
+                } else {
+                    videoNow = .loading
+                }
+                for action in follower.decide(reference: now, video: videoNow, at: host()) {
+                    switch action {
+                    case .play, .pause:
+                        isPaused = action == .pause
+                        if isPaused { try playing().pause() } else { try playing().play() }
+                        window?.handle(isPaused ? .playbackPaused : .playbackBegan, at: host())
+                        say("follow: \(isPaused ? "pause" : "play") (\(reference.groupLine ?? "the group"))")
+                    case .seekPrimary(let time):
+                        let from = Self.describe(position())
+                        await disarm()
+                        _ = try primary.seek(to: time)
+                        next = stream.plan.next(after: time)
+                        say("follow: seek to \(MediaTime.format(time)) (video at \(from), reference at \(Self.describe(now.position)), lead \(Self.milliseconds(Duration(rounding: follower.seekLead))) ms)")
+                    case .setRate(let rate):
+                        _ = try primary.setRate(rate)
+                        say("follow: rate \(rate)")
+                    case .playBreak(let eventID, let offset):
+                        guard let item = stream.plan.item(containing: eventID), let eventStart = item.offset(ofEvent: eventID) else { continue }
+                        if let active, active.item == item, active.isFollowEntry { continue }
+                        await disarm()
+                        // Armed a moment ahead, entered where the reference will be by then.
+                        let lead = now.isPlaying ? Self.followEntryLead : .zero
+                        let podOffset = MediaTime.min(eventStart + offset + lead, item.scheduledBreak.duration)
+                        active = try enter(item, podOffset: podOffset, at: (primary.position ?? .zero) + Self.followEntryLead, isFollowEntry: true)
+                        next = nil
+                        say("follow: break \(item.id) from \(MediaTime.format(podOffset)) (the group is in it)")
+                    case .endBreak:
+                        guard let active else { continue }
+                        try active.switcher.endBreak()
+                        say("follow: ended break \(active.item.id) early (the group has left it)")
+                    }
+                }
+                if case .measure = options.output, lastSample.map({ $0.duration(to: clock.now) >= .milliseconds(250) }) ?? true {
+                    lastSample = clock.now
+                    let time = ProcessEnvironment.realTime
+                    let video = position()
+                    let followed = reference.now.reference.position
+                    say(["sample", "\(time)", Self.describe(video), Self.describe(followed), reference.groupLine ?? "-"].joined(separator: "\t"))
+                }
             }
 
             // The break: armed once primary plays, reported as it goes.
@@ -222,22 +330,7 @@ public final class VideoPlayer: Sendable {
                     say("break \(armed.item.id) started at \(MediaTime.format(armed.scheduledBreak.start)) (\(armed.item.assetURIs.count) asset\(armed.item.assetURIs.count == 1 ? "" : "s"))")
                 }
                 if armed.isFinished {
-                    let phase: InterstitialSwitchStateMachine.Phase?
-                    do {
-                        phase = try await armed.task.value
-                    } catch {
-                        say("break \(armed.item.id) failed: \(error); primary plays on")
-                        phase = nil
-                    }
-                    switch phase {
-                    case .resumed: say("break \(armed.item.id) played; primary resumed at \(MediaTime.format(armed.scheduledBreak.resumptionPoint))")
-                    case .missed: say("break \(armed.item.id) missed (primary was past it)")
-                    case .some: say("break \(armed.item.id) abandoned")
-                    case nil: break
-                    }
-                    if case .resumed = phase { played.append(PlayedBreak(item: armed.item, scheduledBreak: armed.scheduledBreak, logs: armed.logs)) }
-                    for asset in armed.switcher.assets { window?.detach(asset) }
-                    active = nil
+                    await conclude(armed)
                     next = stream.plan.next(after: armed.scheduledBreak.start)
                 }
             }
@@ -248,6 +341,7 @@ public final class VideoPlayer: Sendable {
                 for action in bar.handle(.snapshot(IntegratedTimeline.Snapshot(schedule: stream.schedule, position: position()))) {
                     window.perform(action)
                 }
+                if let reference { window.showGroupState(reference.groupLine) }
             }
             try await Task.sleep(for: .milliseconds(40))
         }
@@ -274,6 +368,14 @@ public final class VideoPlayer: Sendable {
                     milliseconds(timing.assetVideoLateness), milliseconds(timing.primaryVideoLateness),
                     MediaTime.format(timing.resumedAt), milliseconds(timing.assetAVOffset), milliseconds(timing.primaryAVOffset),
                     "\(timing)"].joined(separator: "\t")
+        }
+    }
+
+    /// `primary 12.345 s`, `break mid-1 +1.234 s`: the samples' and the follow lines' positions.
+    static func describe(_ position: IntegratedTimeline.Position) -> String {
+        switch position {
+        case .primary(let time): "primary \(MediaTime.format(time))"
+        case .interstitial(let eventID, let offset): "break \(eventID) +\(MediaTime.format(offset))"
         }
     }
 

@@ -13,6 +13,8 @@ public struct ControlsStrip: Sendable, Hashable {
     public private(set) var currentBreak: TransportBar.CurrentBreak?
     /// What is left of it, as last reported.
     public private(set) var breakRemaining: MediaTime?
+    /// The watch-together group's state (`group playing`, `group waits for p2`), when following one.
+    public private(set) var groupState: String?
 
     public init() {}
 
@@ -44,14 +46,21 @@ public struct ControlsStrip: Sendable, Hashable {
         return self != before
     }
 
+    /// Shows `text` as the group's state (`nil`: none); returns whether the strip changed.
+    public mutating func setGroupState(_ text: String?) -> Bool {
+        defer { groupState = text }
+        return groupState != text
+    }
+
     /// The strip's line of text: `0:21 / 1:00`, or in a break its countdown, `Ad -0:02` (with
-    /// `[Skip]` once skipping is allowed).
+    /// `[Skip]` once skipping is allowed); then the group's state, if any (`0:21 / 1:00   group playing`: Xlib draws Latin-1, so plain ASCII).
     public var label: String? {
         guard let bar else { return nil }
+        let group = groupState.map { "   \($0)" } ?? ""
         if let currentBreak {
             let countdown = (breakRemaining ?? currentBreak.remaining).map { TimeFormat.remaining($0) } ?? ""
-            return "Ad \(countdown)" + (currentBreak.isSkippable ? "  [Skip]" : "")
+            return "Ad \(countdown)" + (currentBreak.isSkippable ? "  [Skip]" : "") + group
         }
-        return "\(TimeFormat.elapsed(bar.playhead - bar.start)) / \(TimeFormat.elapsed(bar.knownDuration))"
+        return "\(TimeFormat.elapsed(bar.playhead - bar.start)) / \(TimeFormat.elapsed(bar.knownDuration))" + group
     }
 }

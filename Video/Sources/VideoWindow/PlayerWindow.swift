@@ -142,6 +142,15 @@ public final class PlayerWindow: @unchecked Sendable {
         }
     }
 
+    /// Shows the watch-together group's state in the strip, after the time (`nil`: none).
+    public func showGroupState(_ text: String?) {
+        state.withLock { state in
+            guard !state.isClosed, state.strip.setGroupState(text) else { return }
+            drawControls(state.strip, width: state.layout.controls.width, height: state.layout.controls.height)
+            XSync(display, 0)
+        }
+    }
+
     /// What the controls strip shows now.
     public var strip: ControlsStrip { state.withLock { $0.strip } }
 

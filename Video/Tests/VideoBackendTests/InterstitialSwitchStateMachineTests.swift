@@ -110,4 +110,24 @@ struct InterstitialSwitchStateMachineTests {
         #expect(machine.handle(.assetFailed(at: .seconds(103))) == [.switchToPrimary])
         #expect(machine.phase == .abandoned(at: .seconds(103)))
     }
+
+    @Test("a pre-roll (primary at the break's start when it first reports) prerolls the asset and switches once it has prerolled, not before; its end counts from the switch")
+    func preRoll() {
+        var machine = Machine(scheduledBreak: Machine.Break(start: .zero, duration: MediaTime(seconds: 5)))
+        #expect(machine.handle(.primaryPosition(.zero, at: .seconds(100))) == [.prerollAsset])
+        #expect(machine.switchesOnPreroll)
+        #expect(machine.phase == .primary(switchAt: .seconds(100)), "due, waiting for the asset")
+        #expect(machine.handle(.primaryPosition(.zero, at: .milliseconds(100_100))) == [], "still prerolling")
+        #expect(machine.handle(.assetPrerolled) == [])
+        #expect(machine.handle(.wake(at: .milliseconds(100_300)))
+            == [.switchToAsset, .seekPrimary(to: .zero), .scheduleWake(at: .milliseconds(105_300))])
+        #expect(machine.phase == .asset(switchedAt: .milliseconds(100_300), endsAt: .milliseconds(105_300)))
+    }
+
+    @Test("a mid-roll switches on its deadline whether or not its asset has prerolled")
+    func midRollDoesNotWaitForPreroll() {
+        var machine = Self.machine(switched: false)
+        #expect(!machine.switchesOnPreroll)
+        #expect(machine.handle(.wake(at: .seconds(102))).contains(.switchToAsset))
+    }
 }

@@ -25,6 +25,19 @@ struct InterstitialSwitcherTests {
         }
     }
 
+    /// Primary over the fixture server at `base` prerolled (and sought to `from`), and the asset
+    /// at `assetURI`, each pipeline's sinks logging into `logs`.
+    static func pipelines(_ base: String, assetURI: String, from: MediaTime?, logs: Recorded) async throws -> (primary: GStreamerPipeline, asset: GStreamerPipeline) {
+        let primary = try GStreamerPipeline(
+            uri: "\(base)/content/index.m3u8", configuration: .init(videoSink: .recorded(logs.primaryVideo), audioSink: .recorded(logs.primaryAudio)))
+        let messages = primary.messages()
+        try primary.pause()
+        try await messages.asyncDone(nil)
+        if let from { try await messages.asyncDone(try primary.seek(to: from)) }
+        let asset = try GStreamerPipeline(uri: assetURI, configuration: .init(videoSink: .recorded(logs.assetVideo), audioSink: .recorded(logs.assetAudio)))
+        return (primary, asset)
+    }
+
     /// Plays `scheduledBreak` of the asset at `assetURI(base)` (`base` the fixture server's URL)
     /// in the content playlist from `from`, and primary for `after` past the break; returns the phase the break ended in and its timing.
     static func playBreak(
@@ -32,17 +45,8 @@ struct InterstitialSwitcherTests {
     ) async throws -> (InterstitialSwitchStateMachine.Phase, InterstitialSwitchTiming?, Recorded) {
         try await FixtureServer.with { base in
             let logs = Recorded()
-            let primary = try GStreamerPipeline(
-                uri: "\(base)/content/index.m3u8", configuration: .init(videoSink: .recorded(logs.primaryVideo), audioSink: .recorded(logs.primaryAudio))
-            )
+            let (primary, ad) = try await pipelines(base, assetURI: assetURI(base), from: from, logs: logs)
             defer { primary.close() }
-            let messages = primary.messages()
-            try primary.pause()
-            try await messages.asyncDone(nil)
-            try await messages.asyncDone(try primary.seek(to: from))
-            let ad = try GStreamerPipeline(
-                uri: assetURI(base), configuration: .init(videoSink: .recorded(logs.assetVideo), audioSink: .recorded(logs.assetAudio))
-            )
             let switcher = InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: scheduledBreak)
             try primary.play()
             let phase = try await switcher.run()
@@ -130,5 +134,76 @@ struct InterstitialSwitcherTests {
             let position = try #require(primary.position).seconds
             #expect(position > 1.2, "primary at \(position) s, past the abandoned break at 1 s")
         }
+    }
+
+    @Test("a pre-roll plays before primary's first frame: primary waits prerolled at 0, the ad plays its 2 s, then primary plays from 0")
+    func preRoll() async throws {
+        try await FixtureServer.with { base in
+            let logs = Recorded()
+            let (primary, ad) = try await Self.pipelines(base, assetURI: "\(base)/ads/ad-10s/index.m3u8", from: nil, logs: logs)
+            defer { primary.close() }
+            let preRoll = InterstitialSwitchStateMachine.Break(start: .zero, duration: MediaTime(seconds: 2))
+            let phase = try await InterstitialSwitcher(primary: primary, asset: ad, scheduledBreak: preRoll).run()
+            try await Task.sleep(for: .milliseconds(600))
+            guard case .resumed = phase else {
+                Issue.record("the pre-roll ended in \(phase)")
+                return
+            }
+            let firstAd = try #require(logs.assetVideo.rendered.first, "no ad frame")
+            let lastAd = try #require(logs.assetVideo.rendered.last)
+            let firstPrimary = try #require(logs.primaryVideo.rendered.first, "no primary frame after the pre-roll")
+            print("pre-roll: ad frames from \(firstAd.streamTime.seconds) to \(lastAd.streamTime.seconds) s, primary's first at \(firstPrimary.streamTime.seconds) s, \(firstPrimary.hostTime - lastAd.hostTime) after the ad's last")
+            #expect(firstAd.hostTime < firstPrimary.hostTime, "the ad first")
+            #expect(abs(firstAd.streamTime.seconds) < 0.05, "the ad from its start: \(firstAd.streamTime.seconds) s")
+            #expect(lastAd.streamTime.seconds > 1.85 && lastAd.streamTime.seconds < 2.05, "the ad for the break's 2 s: its last frame at \(lastAd.streamTime.seconds) s")
+            #expect(firstPrimary.streamTime.seconds < 0.05, "primary from 0: \(firstPrimary.streamTime.seconds) s")
+            #expect(Self.within(firstPrimary.hostTime - lastAd.hostTime - .milliseconds(40), Self.switchTolerance), "back from the pre-roll")
+        }
+    }
+
+    @Test("a break entered 3 s in plays its ad from 3 s, for what is left of the break, and primary resumes at the break's own resumption point")
+    func enteredAtAnOffset() async throws {
+        // What is left of a 6 s break at 12 s entered 3 s in, switched where primary reaches 12 s:
+        // 3 s, primary back at 12 s.
+        let rest = InterstitialSwitchStateMachine.Break(start: MediaTime(seconds: 12), duration: MediaTime(seconds: 3))
+        try await FixtureServer.with { base in
+            let logs = Recorded()
+            let (primary, ad) = try await Self.pipelines(base, assetURI: "\(base)/ads/ad-10s/index.m3u8", from: MediaTime(seconds: 11), logs: logs)
+            defer { primary.close() }
+            let switcher = InterstitialSwitcher(primary: primary, assets: [ad], scheduledBreak: rest,
+                                                entryOffset: MediaTime(seconds: 3), assetDurations: [MediaTime(seconds: 10)])
+            #expect(switcher.entry.asset == 0 && switcher.entry.offset == MediaTime(seconds: 3))
+            try primary.play()
+            let phase = try await switcher.run()
+            try await Task.sleep(for: .milliseconds(400))
+            guard case .resumed = phase else {
+                Issue.record("the break ended in \(phase)")
+                return
+            }
+            let measured = try #require(logs.timing(rest), "no timing from the render logs")
+            let firstAd = try #require(logs.assetVideo.rendered.first)
+            let lastAd = try #require(logs.assetVideo.rendered.last)
+            print("entered 3 s in: ad frames from \(firstAd.streamTime.seconds) to \(lastAd.streamTime.seconds) s; \(measured)")
+            #expect(abs(firstAd.streamTime.seconds - 3) < 0.05, "the ad from 3 s: \(firstAd.streamTime.seconds) s")
+            #expect(lastAd.streamTime.seconds > 5.85 && lastAd.streamTime.seconds < 6.05, "to 6 s: \(lastAd.streamTime.seconds) s")
+            #expect(Self.within(measured.assetVideoLateness, Self.switchTolerance), "first ad frame: \(measured)")
+            #expect(abs(measured.resumedAt.seconds - 12) < 0.041, "resumed at \(measured.resumedAt.seconds) s")
+        }
+    }
+
+    @Test("the asset a pod is entered in is the one playing at the offset, by the asset list's durations")
+    func podEntry() throws {
+        func entry(_ seconds: Int64, _ durations: [MediaTime?]) -> (Int, MediaTime) {
+            let found = InterstitialSwitcher.entry(at: MediaTime(seconds: seconds), assetDurations: durations)
+            return (found.asset, found.offset)
+        }
+        let pod: [MediaTime?] = [MediaTime(seconds: 10), MediaTime(seconds: 20)]
+        #expect(entry(0, pod) == (0, .zero))
+        #expect(entry(9, pod) == (0, MediaTime(seconds: 9)))
+        #expect(entry(10, pod) == (1, .zero))
+        #expect(entry(12, pod) == (1, MediaTime(seconds: 2)))
+        #expect(entry(40, pod) == (1, MediaTime(seconds: 30)), "past the end: the last asset")
+        #expect(entry(12, [nil, MediaTime(seconds: 20)]) == (0, MediaTime(seconds: 12)), "an asset of unknown length is not passed")
+        #expect(entry(12, []) == (0, MediaTime(seconds: 12)))
     }
 }

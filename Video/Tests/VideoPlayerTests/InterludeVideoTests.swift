@@ -16,41 +16,64 @@ struct InterludeVideoTests {
         return components.joined(separator: "/") + "/.build/debug/interlude-video"
     }
 
-    /// The fixture content with a PROGRAM-DATE-TIME and a 2 s point break at 3.3 s of the 10 s
-    /// HLS ad (X-RESUME-OFFSET=0), its URIs relative to /extra on the fixture server.
-    static func playlist() throws -> String {
+    /// A 2 s point break at 3.3 s of the 10 s HLS ad.
+    static let pointBreak = "#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:03.300Z\",DURATION=2,X-RESUME-OFFSET=0,X-ASSET-URI=\"../media/ads/ad-10s/index.m3u8\""
+
+    /// The fixture content with a PROGRAM-DATE-TIME and `dateRange` (X-RESUME-OFFSET=0), its URIs
+    /// relative to /extra on the fixture server.
+    static func playlist(_ dateRange: String = pointBreak) throws -> String {
         let text = try String(contentsOfFile: "\(FixtureServer.media)/content/index.m3u8", encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
             if line.hasPrefix("#EXT-X-TARGETDURATION") {
-                return [String(line), "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z",
-                        "#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:03.300Z\",DURATION=2,X-RESUME-OFFSET=0,X-ASSET-URI=\"../media/ads/ad-10s/index.m3u8\""]
+                return [String(line), "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z", dateRange]
             }
             return line.hasPrefix("seg-") ? ["../media/content/\(line)"] : [String(line)]
         }.joined(separator: "\n")
     }
 
-    @Test("plays the stream in its window, switches to the ad at the break and back, and exits 0 at --stop-after")
-    func playsABreak() async throws {
+    /// Runs interlude-video with `arguments` and the URL of `playlist` on the fixture server, on
+    /// a private display when `display` is set; its exit status and what it printed.
+    static func run(_ playlist: String, _ arguments: [String], display: Bool) async throws -> (status: Int32?, printed: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-video-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.playlist().write(to: directory.appendingPathComponent("main.m3u8"), atomically: true, encoding: .utf8)
+        try playlist.write(to: directory.appendingPathComponent("main.m3u8"), atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent("output.txt").path
         let executable = Self.executable
         try #require(FileManager.default.isExecutableFile(atPath: executable), "no \(executable): swift build --package-path Video builds it")
-        let status = try await XvfbDisplay.with { display in
+        func play(_ display: [String]) async throws -> Int32? {
             try await FixtureServer.with(extra: directory.path) { base in
                 let url = base.replacingOccurrences(of: "/media", with: "/extra") + "/main.m3u8"
-                let pid = try ChildProcess.spawn([executable, "--display", display, "--mute", "--stop-after", "9", url], output: output)
+                let pid = try ChildProcess.spawn([executable] + display + arguments + [url], output: output)
                 return try await ChildProcess.wait(pid, within: .seconds(30))
             }
         }
-        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let status = display ? try await XvfbDisplay.with { try await play(["--display", $0]) } : try await play([])
+        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
+    @Test("plays the stream in its window, switches to the ad at the break and back, and exits 0 at --stop-after")
+    func playsABreak() async throws {
+        let (status, printed) = try await Self.run(try Self.playlist(), ["--mute", "--stop-after", "9"], display: true)
         #expect(status == 0, "exit status \(status.map(String.init) ?? "none: killed after 30 s"); output:\n\(printed)")
         #expect(printed.contains("1 break: ad at 3.300 s (1 asset)"), "\(printed)")
         #expect(printed.contains("break ad started at 3.300 s"), "\(printed)")
         #expect(printed.contains("break ad played; primary resumed at 3.300 s"), "\(printed)")
         #expect(printed.contains("stopped after 9"), "\(printed)")
+    }
+
+    @Test("a pre-roll plays before primary: the ad from the start, then primary from 0")
+    func playsAPreRoll() async throws {
+        let preRoll = "#EXT-X-DATERANGE:ID=\"pre\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:00.000Z\",DURATION=2,X-RESUME-OFFSET=0,X-ASSET-URI=\"../media/ads/ad-10s/index.m3u8\""
+        let (status, printed) = try await Self.run(try Self.playlist(preRoll), ["--measure", "--stop-after", "5"], display: false)
+        #expect(status == 0, "\(printed)")
+        #expect(printed.contains("1 break: pre at 0.000 s (1 asset)"), "\(printed)")
+        #expect(!printed.contains("warning"), "no longer a warning: \(printed)")
+        let started = try #require(printed.range(of: "break pre started at 0.000 s"), "\(printed)")
+        let resumed = try #require(printed.range(of: "break pre played; primary resumed at 0.000 s"), "\(printed)")
+        let firstFrame = try #require(printed.range(of: "to primary's first frame"), "\(printed)")
+        #expect(started.lowerBound < resumed.lowerBound, "\(printed)")
+        #expect(started.lowerBound < firstFrame.lowerBound, "no primary frame before the pre-roll: \(printed)")
     }
 
     @Test("a URL that answers 404 is a runtime error naming the URL (exit 1); a file path is a usage error (exit 64)")

@@ -47,4 +47,17 @@ struct ControlsStripTests {
     func empty() {
         #expect(ControlsStrip().label == nil)
     }
+
+    @Test("following a group, the label says the group's state after the time or the countdown; it changes only when the state does")
+    func groupState() throws {
+        let strips = try Self.feed([.primary(MediaTime(seconds: 20)), .interstitial(eventID: "ad", offset: try #require(MediaTime(decimal: "0.4")))])
+        var playing = strips[0], waiting = strips[1]
+        let changes = [playing.setGroupState("group playing"), playing.setGroupState("group playing"), waiting.setGroupState("group waits for p2")]
+        #expect(changes == [true, false, true])
+        #expect(playing.label == "0:20 / 1:00   group playing")
+        #expect(waiting.label == "Ad -0:03   group waits for p2")
+        let cleared = waiting.setGroupState(nil)
+        #expect(cleared)
+        #expect(waiting.label == "Ad -0:03")
+    }
 }
