@@ -431,22 +431,33 @@ extension PrimaryTimeline {
         // A written date that moved is the newer playlist's truth (a server that reuses a media
         // sequence number with another PROGRAM-DATE-TIME): rebuild from it. A date written only on
         // the first segment governs all the others, so every kept segment is compared.
-        for index in 0..<keptCount {
-            if let written = playlist.segments[index].programDateTime, written != previous.segmentDates[offset + index] { return nil }
+        let moved = playlist.segments.withUnsafeBufferPointer { segments in
+            previous.segmentDates.withUnsafeBufferPointer { dates in
+                (0..<keptCount).contains { index in
+                    if let written = segments[index].programDateTime { return written != dates[offset + index] }
+                    return false
+                }
+            }
         }
+        guard !moved else { return nil }
 
-        var starts = Array(previous.segmentStarts[offset...])
-        var durations = Array(previous.segmentDurations[offset...])
-        var dates = Array(previous.segmentDates[offset...])
-        var lookup = previous.lookup
-        lookup.startUnits = Array(previous.lookup.startUnits[offset...])
-        if let firstKept = lookup.datedSegments.firstIndex(where: { $0 >= playlist.mediaSequence }) {
-            lookup.datedSegments.removeFirst(firstKept)
-            lookup.datedNanoseconds.removeFirst(firstKept)
-        } else {
-            lookup.datedSegments.removeAll()
-            lookup.datedNanoseconds.removeAll()
+        // Each column is copied once, into room for the new segments too.
+        let total = playlist.segments.count
+        func kept<Element>(_ column: [Element], from start: Int, room: Int) -> [Element] {
+            var copy: [Element] = []
+            copy.reserveCapacity(column.count - start + room)
+            copy.append(contentsOf: column[start...])
+            return copy
         }
+        let added = total - keptCount
+        var starts = kept(previous.segmentStarts, from: offset, room: added)
+        var durations = kept(previous.segmentDurations, from: offset, room: added)
+        var dates = kept(previous.segmentDates, from: offset, room: added)
+        var lookup = previous.lookup
+        lookup.startUnits = kept(previous.lookup.startUnits, from: offset, room: added)
+        let firstKept = lookup.datedSegments.firstIndex(where: { $0 >= playlist.mediaSequence }) ?? lookup.datedSegments.count
+        lookup.datedSegments = kept(previous.lookup.datedSegments, from: firstKept, room: added)
+        lookup.datedNanoseconds = kept(previous.lookup.datedNanoseconds, from: firstKept, room: added)
         var sorted = previous.datesAreSorted
         var units = lookup.startUnits[lookup.startUnits.count - 1]
         var previousDate: (date: PlaylistDate, duration: MediaTime)? = dates.last.flatMap { $0 }.map { ($0, durations[durations.count - 1]) }
