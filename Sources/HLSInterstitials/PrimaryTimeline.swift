@@ -88,6 +88,27 @@ public struct PrimaryTimeline: Sendable, Hashable {
         /// segment, a date is read from `datedNanoseconds` without touching `segmentDates`.
         var sharedTimeZone: Int32?? = nil
         var datesDisagreeOnZone = false
+        /// Every segment is dated, and each date is the first one plus the time since the first
+        /// start (no gap, no overlap): a date then maps to a time by one subtraction, without
+        /// searching the dates.
+        var datesFollowStarts = false
+
+        /// Nanoseconds per lookup unit, when a whole number.
+        var nanosecondsPerUnit: Int64? {
+            timescale > 0 && 1_000_000_000 % Int64(timescale) == 0 ? 1_000_000_000 / Int64(timescale) : nil
+        }
+
+        /// Whether the dates from position `from` on follow the starts from the first date (only
+        /// for a lookup that dates every segment).
+        func datesFollowStarts(from: Int) -> Bool {
+            guard let step = nanosecondsPerUnit, datedNanoseconds.count == startUnits.count - 1, !datedNanoseconds.isEmpty else { return false }
+            let (firstDate, firstStart) = (datedNanoseconds[0], startUnits[0])
+            for index in from..<datedNanoseconds.count {
+                let (units, overflow) = (startUnits[index] - firstStart).multipliedReportingOverflow(by: step)
+                if overflow || datedNanoseconds[index] != firstDate &+ units { return false }
+            }
+            return true
+        }
 
         mutating func noteZone(of date: PlaylistDate) {
             guard !datesDisagreeOnZone else { return }
@@ -177,6 +198,7 @@ public struct PrimaryTimeline: Sendable, Hashable {
         self.end = time
         self.isLive = !playlist.hasEndList
         self.mediaSequence = playlist.mediaSequence
+        lookup.datesFollowStarts = lookup.datesFollowStarts(from: 1)
         self.datesAreSorted = sorted
         self.lookup = lookup
         self.continuation = nil
@@ -260,6 +282,19 @@ public struct PrimaryTimeline: Sendable, Hashable {
     /// another dated segment follows, how it was mapped (a reload that keeps both segments maps it
     /// alike).
     func mapping(_ date: PlaylistDate) -> (time: MediaTime, anchor: DateAnchor?)? {
+        if lookup.datesFollowStarts, datesAreSorted, let step = lookup.nanosecondsPerUnit {
+            // The same time and segment the search below finds, from the first date alone.
+            let since = date.nanosecondsSince1970 &- lookup.datedNanoseconds[0]
+            if since >= 0, since % step == 0 {
+                let (units, overflow) = lookup.startUnits[0].addingReportingOverflow(since / step)
+                let count = lookup.startUnits.count
+                if !overflow, units < lookup.startUnits[count - 1] {
+                    let index = lookup.startUnits.withUnsafeBufferPointer { Self.countAtOrBelow(units, in: $0) } - 1
+                    let anchor = index + 1 < count - 1 ? DateAnchor(segment: mediaSequence + index, nextDatedSegment: mediaSequence + index + 1) : nil
+                    return (MediaTime(value: units, timescale: lookup.timescale), anchor)
+                }
+            }
+        }
         guard let (index, nanoseconds, next) = lastDatedSegment(atOrBefore: date) else {
             guard let first = segmentDates.firstIndex(where: { $0 != nil }), let firstDate = segmentDates[first] else { return nil }
             return (segmentStarts[first] + date.timeIntervalSince(firstDate), nil)
@@ -496,6 +531,8 @@ extension PrimaryTimeline {
         self.end = MediaTime(value: units, timescale: scale)
         self.isLive = !playlist.hasEndList
         self.mediaSequence = playlist.mediaSequence
+        // The kept dates still follow the kept starts; the new ones are checked.
+        lookup.datesFollowStarts = previous.lookup.datesFollowStarts && lookup.datesFollowStarts(from: keptCount)
         self.datesAreSorted = sorted
         self.lookup = lookup
         self.continuation = Continuation(

@@ -167,6 +167,43 @@ struct LiveReloadReuseTests {
         return stream
     }
 
+    @Test("a date maps to the covering segment's start plus the offset into it, in a window dated without gaps and after it slides",
+          arguments: 1...20 as ClosedRange<UInt64>)
+    func datesWithoutGaps(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let durations = (0..<60).map { _ in random.pick(["2", "2", "1.5", "2.5", "0.75"]) }
+        // Dates that follow the EXTINF durations exactly, written on every segment.
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:3", "#EXT-X-MEDIA-SEQUENCE:500"]
+        var date = Fixture.epoch
+        for (index, duration) in durations.enumerated() {
+            lines += ["#EXT-X-PROGRAM-DATE-TIME:\(date.iso8601String)", "#EXTINF:\(duration),", "s\(index).ts"]
+            date = date.adding(time(duration))
+        }
+        let playlist = try MediaPlaylist(parsing: lines.joined(separator: "\n") + "\n")
+        var slid = playlist
+        slid.segments.removeFirst(3)
+        slid.mediaSequence += 3
+        let first = PrimaryTimeline(playlist: playlist)
+        for timeline in [first, PrimaryTimeline(playlist: slid, continuing: first)] {
+            let dates = timeline.segmentDates.map { $0! }
+            for _ in 0..<200 {
+                // To the millisecond, to the tenth of a millisecond, and a little outside the window.
+                let scale: Int64 = random.chance(0.5) ? 1_000 : 10_000
+                let offset = MediaTime(value: Int64.random(in: (-5 * scale)...(130 * scale), using: &random), timescale: Int32(scale))
+                let target = Fixture.epoch.adding(offset)
+                let expected: MediaTime
+                if let covering = dates.lastIndex(where: { !(target < $0) }) {
+                    expected = timeline.segmentStarts[covering] + target.timeIntervalSince(dates[covering])
+                } else {
+                    expected = timeline.segmentStarts[0] + target.timeIntervalSince(dates[0])
+                }
+                let mapped = try #require(timeline.time(for: target))
+                #expect(mapped == expected, "seed \(seed): \(target.iso8601String)")
+                #expect(mapped.debugDescription == expected.debugDescription, "seed \(seed): \(target.iso8601String) as written")
+            }
+        }
+    }
+
     @Test("a reload that slides the window and announces one break keeps the other breaks and segments as they were")
     func reloadKeepsUnchangedBreaks() throws {
         var random = SeededGenerator(seed: 11)
