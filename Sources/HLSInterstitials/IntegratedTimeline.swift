@@ -109,11 +109,41 @@ extension IntegratedTimeline {
         ///
         /// - Complexity: O(s) in the number of schedule items.
         public init(schedule: InterstitialSchedule, position: Position? = nil) {
+            self.init(schedule: schedule, position: position, reusing: nil)
+        }
+
+        /// A snapshot of `schedule` with playback at `position`, as ``init(schedule:position:)``
+        /// makes it, taking from `previous` (a snapshot of the schedule this one was built from,
+        /// see ``InterstitialSchedule/init(primary:events:options:reusing:)``) every segment that
+        /// comes out the same: the same break, or the same primary span starting in a segment both
+        /// primary timelines hold, at the same place on the timelines. Only the segments around
+        /// what changed are made again.
+        ///
+        /// - Complexity: O(s) in the number of schedule items, with no look-up on the primary
+        ///   timeline for a segment taken as it was.
+        public init(schedule: InterstitialSchedule, position: Position? = nil, reusing previous: Snapshot?) {
             var segments: [Segment] = []
             segments.reserveCapacity(schedule.items.count)
             var integrated = schedule.items.isEmpty ? schedule.primary.start : Self.firstIntegratedStart(schedule)
             var playout = integrated
-            for item in schedule.items {
+            var lastEventID: String?
+            var reuse = previous.flatMap { SegmentReuse(previous: $0, schedule: schedule) }
+            let items = schedule.items
+            var itemIndex = 0
+            while itemIndex < items.count {
+                // A run of items as they were, starting where they did: their segments as they were.
+                if let run = reuse?.run(at: itemIndex, of: items, integrated: integrated, playout: playout, afterEventID: lastEventID) {
+                    let earlier = reuse!.segments
+                    segments.append(contentsOf: earlier[run])
+                    let last = run.upperBound - 1
+                    integrated = earlier[last].timeMapping.target.start + earlier[last].timeMapping.target.duration
+                    playout = earlier[last].playoutRange.start + earlier[last].playoutRange.duration
+                    lastEventID = earlier[last].eventID
+                    itemIndex += run.count
+                    continue
+                }
+                let item = items[itemIndex]
+                itemIndex += 1
                 switch item {
                 case .primary(let range):
                     segments.append(Segment(
@@ -123,27 +153,31 @@ extension IntegratedTimeline {
                         primaryRange: range,
                         playoutRange: MediaTimeRange(start: playout, duration: range.duration),
                         startDate: schedule.primary.date(at: range.start),
-                        identity: .primary(afterEventID: segments.last?.eventID)
+                        identity: .primary(afterEventID: lastEventID)
                     ))
+                    lastEventID = nil
                     integrated += range.duration
                     playout += range.duration
                 case .interstitial(let scheduled):
+                    let event = scheduled.event
+                    let id = event.identifier
                     let length = scheduled.duration ?? .zero
-                    let lower = MediaTime.min(scheduled.start, scheduled.resumeTime)
-                    let upper = MediaTime.max(scheduled.start, scheduled.resumeTime)
+                    let integratedLength = event.timelineOccupancy == .fill ? length : .zero
+                    let (start, resume) = (scheduled.start, scheduled.resumeTime)
                     segments.append(Segment(
                         segmentType: .interstitial,
                         timeMapping: MediaTimeMapping(
                             source: MediaTimeRange(start: .zero, duration: length),
-                            target: MediaTimeRange(start: integrated, duration: scheduled.integratedDuration)
+                            target: MediaTimeRange(start: integrated, duration: integratedLength)
                         ),
-                        interstitialEvent: scheduled.event,
-                        primaryRange: MediaTimeRange(start: lower, end: upper),
+                        interstitialEvent: event,
+                        primaryRange: MediaTimeRange(start: MediaTime.min(start, resume), end: MediaTime.max(start, resume)),
                         playoutRange: MediaTimeRange(start: playout, duration: length),
                         startDate: nil,
-                        identity: .interstitial(eventID: scheduled.id)
+                        identity: .interstitial(eventID: id)
                     ))
-                    integrated += scheduled.integratedDuration
+                    lastEventID = id
+                    integrated += integratedLength
                     playout += length
                 }
             }
@@ -158,6 +192,69 @@ extension IntegratedTimeline {
             let located = Self.locate(current, in: segments)
             self.currentSegment = located.map { segments[$0.index] }
             self.currentTime = located?.time ?? start
+        }
+
+        /// The segments of an earlier snapshot, matched in order to the items of a new schedule.
+        private struct SegmentReuse {
+            let items: [InterstitialSchedule.Item]
+            let segments: [Segment]
+            /// Primary times at which both primary timelines give the same dates.
+            let sharedTimes: MediaTimeRange?
+            private var cursor = 0
+
+            /// How far ahead of the walk a match is looked for (breaks gone between two reloads).
+            private static let window = 8
+
+            init?(previous: Snapshot, schedule: InterstitialSchedule) {
+                guard previous.segments.count == previous.schedule.items.count else { return nil }
+                items = previous.schedule.items
+                segments = previous.segments
+                sharedTimes = schedule.primary.sequenceNumbersShared(with: previous.schedule.primary)
+                    .flatMap { schedule.primary.times(ofSequenceNumbers: $0) }
+            }
+
+            /// The earlier segments of the longest run of items from `position` that are the
+            /// earlier ones, when the first would be made at the same integrated and playout times
+            /// after the same break: each then comes out as it was, since a segment follows from its
+            /// item and the ones before it, and from the date at a primary span's start, which is
+            /// the same where both timelines hold the segment.
+            mutating func run(at position: Int, of newItems: [InterstitialSchedule.Item], integrated: MediaTime, playout: MediaTime,
+                              afterEventID: String?) -> Range<Int>? {
+                let item = newItems[position]
+                var candidate = cursor
+                var found: Int?
+                while candidate < min(cursor + Self.window, items.count) {
+                    if isSame(item, items[candidate]) {
+                        found = candidate
+                        break
+                    }
+                    candidate += 1
+                }
+                guard let first = found else { return nil }
+                cursor = first + 1
+                let segment = segments[first]
+                guard segment.timeMapping.target.start.isIdentical(to: integrated), segment.playoutRange.start.isIdentical(to: playout),
+                    segment.segmentType == .interstitial || segment.identity == .primary(afterEventID: afterEventID)
+                else { return nil }
+                var end = first + 1
+                while end < items.count, position + (end - first) < newItems.count, isSame(newItems[position + (end - first)], items[end]) {
+                    end += 1
+                }
+                cursor = end
+                return first..<end
+            }
+
+            /// The same break, or a primary span written the same way whose date both timelines give alike.
+            private func isSame(_ new: InterstitialSchedule.Item, _ old: InterstitialSchedule.Item) -> Bool {
+                switch (new, old) {
+                case (.interstitial(let new), .interstitial(let old)):
+                    return new.isStored(like: old)
+                case (.primary(let new), .primary(let old)):
+                    return new.start.isIdentical(to: old.start) && new.duration.isIdentical(to: old.duration) && sharedTimes?.holdsInside(new.start) == true
+                default:
+                    return false
+                }
+            }
         }
 
         /// A VOD timeline starts at zero. A live timeline is anchored so that its first primary

@@ -367,13 +367,9 @@ extension InterstitialEvent {
         var events: [InterstitialEvent] = []
         var errors: [InterstitialEventError] = []
         var endsOnNext: [Int] = []
-        // On a live reload most tags are unchanged: their events are kept rather than made again.
-        var earlier: [String: InterstitialEvent] = [:]
-        if !previous.isEmpty {
-            earlier.reserveCapacity(previous.count)
-            for event in previous where event.storage.values.sourceDateRange != nil { earlier[event.identifier] = event }
-        }
         let (ranges, conflicts) = playlist.consolidatingDateRanges()
+        // On a live reload most tags are unchanged: their events are kept rather than made again.
+        let earlier = ReusedEvents(previous: previous, ranges: ranges)
         for conflict in conflicts {
             // §4.4.5.1 forbids the change; a tolerant reader keeps the first value and the tag's
             // other attributes, and says so.
@@ -384,8 +380,8 @@ extension InterstitialEvent {
                 keepsEvent: true
             ))
         }
-        for range in ranges where range.isInterstitial {
-            if let kept = earlier[range.id], kept.storage.values.sourceDateRange == range {
+        for (position, range) in ranges.enumerated() where range.isInterstitial {
+            if let kept = earlier.event(for: range, at: position) {
                 events.append(kept)
                 if range.endOnNext == true, range.resolvedDuration == nil { endsOnNext.append(events.count - 1) }
                 continue
@@ -414,6 +410,83 @@ extension InterstitialEvent {
             }
         }
         return (events, errors)
+    }
+
+    /// The previous events a reload may keep: for each date range, the last previous event with its
+    /// ID, kept when it was made from an equal range.
+    ///
+    /// Tags mostly keep their order across reloads, so the previous events are walked beside the
+    /// ranges and matched in order (O(d)); only when more than a few previous events are left
+    /// unmatched is a table by ID built, as a plain lookup would.
+    private struct ReusedEvents {
+        let previous: [InterstitialEvent]
+        /// For each range, the index in `previous` of the event to keep; -1 for none. Empty when
+        /// `table` is used instead.
+        var matches: [Int] = []
+        var table: [String: InterstitialEvent] = [:]
+
+        /// How far ahead of the walk a match is looked for (events removed between two reloads).
+        private static let window = 8
+        /// How many previous events may stay unmatched before the table is used.
+        private static let unmatchedLimit = 4
+
+        init(previous: [InterstitialEvent], ranges: [DateRange]) {
+            self.previous = previous
+            guard !previous.isEmpty else { return }
+            var matches = [Int](repeating: -1, count: ranges.count)
+            var isMatched = [Bool](repeating: false, count: previous.count)
+            var cursor = 0
+            for (position, range) in ranges.enumerated() where range.isInterstitial {
+                let id = range.id
+                var candidate = cursor
+                while candidate < min(cursor + Self.window, previous.count) {
+                    let storage = previous[candidate].storage
+                    if storage.values.identifier == id, let source = storage.values.sourceDateRange, source == range {
+                        matches[position] = candidate
+                        isMatched[candidate] = true
+                        cursor = candidate + 1
+                        break
+                    }
+                    candidate += 1
+                }
+            }
+            // A lookup by ID takes the last previous event with the ID. A matched event can be
+            // shadowed only by an unmatched one (matched ones carry the IDs of other ranges, and a
+            // consolidated range's ID is unique), so those few are checked against every range.
+            var unmatched: [Int] = []
+            for index in previous.indices where !isMatched[index] && previous[index].storage.values.sourceDateRange != nil {
+                unmatched.append(index)
+                if unmatched.count > Self.unmatchedLimit {
+                    table.reserveCapacity(previous.count)
+                    for event in previous where event.storage.values.sourceDateRange != nil { table[event.identifier] = event }
+                    return
+                }
+            }
+            for index in unmatched {
+                let id = previous[index].identifier
+                for (position, range) in ranges.enumerated() where range.isInterstitial && range.id == id {
+                    if matches[position] < index { matches[position] = index }
+                }
+            }
+            // A shadowing event is kept only if it too was made from an equal range.
+            for index in unmatched {
+                let id = previous[index].identifier
+                for (position, range) in ranges.enumerated() where matches[position] == index && range.id == id {
+                    if previous[index].storage.values.sourceDateRange != range { matches[position] = -1 }
+                }
+            }
+            self.matches = matches
+        }
+
+        /// The event to keep for the range at `position`, if any.
+        func event(for range: DateRange, at position: Int) -> InterstitialEvent? {
+            if !matches.isEmpty {
+                let index = matches[position]
+                return index >= 0 ? previous[index] : nil
+            }
+            guard !table.isEmpty, let kept = table[range.id], kept.storage.values.sourceDateRange == range else { return nil }
+            return kept
+        }
     }
 
     /// Whether two events share their storage: a reused event rather than an equal one made anew.

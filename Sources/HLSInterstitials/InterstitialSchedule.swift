@@ -98,6 +98,9 @@ public struct InterstitialSchedule: Sendable, Hashable {
         /// The event identifier.
         public var id: String { event.identifier }
 
+        /// Whether two breaks share their storage: one taken from an earlier schedule.
+        package func isStored(like other: Break) -> Bool { storage === other.storage }
+
         /// The length the break takes on the integrated timeline: zero for a single-point event,
         /// its duration for a fill event.
         public var integratedDuration: MediaTime {
@@ -202,6 +205,8 @@ public struct InterstitialSchedule: Sendable, Hashable {
     public let items: [Item]
     /// Events left off the schedule, with the reason.
     public let exclusions: [(id: String, reason: ExclusionReason)]
+    /// What a schedule built for the next reload may take from this one (not part of equality).
+    let memo: Memo
 
     /// Equal schedules have equal items and exclusions.
     public static func == (lhs: InterstitialSchedule, rhs: InterstitialSchedule) -> Bool {
@@ -227,7 +232,27 @@ public struct InterstitialSchedule: Sendable, Hashable {
     /// Lays `events` (in the order they were given: playlist tag order, or the controller's order)
     /// on `primary`.
     public init(primary: PrimaryTimeline, events: [InterstitialEvent], options: Options = Options()) {
+        self.init(primary: primary, events: events, options: options, reusing: nil)
+    }
+
+    /// Lays `events` on `primary` as ``init(primary:events:options:)`` does, taking from
+    /// `previous` (the schedule of the playlist's previous load) what cannot have changed: a live
+    /// reload that slides the window and announces a break places only the new break and the
+    /// primary spans beside it.
+    ///
+    /// An event is taken as it was when it is the same event (the one ``InterstitialEvent/events(in:reusing:)``
+    /// kept), its asset list's state is unchanged, and its START-DATE falls inside a segment both
+    /// timelines hold (`primary` continuing `previous.primary`, see
+    /// ``PrimaryTimeline/init(playlist:continuing:)``); a resume point snapped inside such a
+    /// segment is taken as it was too. Everything else is worked out as from scratch, so the result
+    /// always equals `InterstitialSchedule(primary: primary, events: events, options: options)`.
+    ///
+    /// - Complexity: O(e) for e events, with no look-up on the primary timeline for an event taken
+    ///   as it was (the look-ups are what a whole build spends its time on).
+    public init(primary: PrimaryTimeline, events: [InterstitialEvent], options: Options = Options(), reusing previous: InterstitialSchedule?) {
         self.primary = primary
+        var reuse = previous.flatMap { Reuse(previous: $0.memo, earlierPrimary: $0.primary, primary: primary, options: options) }
+        var placed = [Memo.Placed?](repeating: nil, count: events.count)
         var exclusions: [(id: String, reason: ExclusionReason)] = []
         // Join (PRE) events play where playback starts; the timeline itself always begins where
         // the primary timeline does, so content before the start point stays seekable.
@@ -236,9 +261,9 @@ public struct InterstitialSchedule: Sendable, Hashable {
 
         // 1. Resolve each event's start, duration and own resumption offset.
         var resolved: [Break] = []
-        var orders: [Int] = []
+        var placements: [Placement] = []
         resolved.reserveCapacity(events.count)
-        orders.reserveCapacity(events.count)
+        placements.reserveCapacity(events.count)
         let hasAssetLists = !options.assetLists.isEmpty
         let hasPlayedOnce = !options.playedOnce.isEmpty
         for (order, event) in events.enumerated() {
@@ -246,6 +271,28 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 exclusions.append((event.identifier, .playedOnce))
                 continue
             }
+            // The same event, placed inside segments both timelines hold: as it was.
+            if let earlier = reuse?.placed(event), let anchor = earlier.anchor {
+                let scheduled = earlier.scheduled
+                let (start, duration) = (scheduled.start, scheduled.duration)
+                // The bounds may have moved: the checks that read them are made again.
+                if !primary.isLive, primary.end < start {
+                    exclusions.append((event.identifier, .afterEnd))
+                    continue
+                }
+                if start < timelineStart, !(duration.map { timelineStart < start + $0 } ?? false) {
+                    exclusions.append((event.identifier, .beforeStart))
+                    continue
+                }
+                resolved.append(scheduled)
+                placements.append(Placement(
+                    start: start, duration: duration, resumptionOffset: scheduled.resumptionOffset, order: order, rank: 1,
+                    snapsResumption: event.alignsResumptionWithPrimarySegmentBoundary, isJoin: false,
+                    anchor: anchor, earlierResume: earlier.resume
+                ))
+                continue
+            }
+            var anchor: PrimaryTimeline.DateAnchor?
             var start: MediaTime
             switch event.cue {
             case .join:
@@ -261,11 +308,12 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 case .time(let time):
                     start = time
                 case .date(let date):
-                    guard let time = primary.time(for: date) else {
+                    guard let mapped = primary.mapping(date) else {
                         exclusions.append((event.identifier, .unmappableDate))
                         continue
                     }
-                    start = time
+                    start = mapped.time
+                    anchor = mapped.anchor
                 }
                 if event.alignsStartWithPrimarySegmentBoundary {
                     start = primary.nearestSegmentBoundary(to: start)
@@ -305,19 +353,20 @@ public struct InterstitialSchedule: Sendable, Hashable {
                 }
             }
             resolved.append(scheduled)
-            orders.append(order)
+            placements.append(Placement(
+                start: start, duration: duration, resumptionOffset: offset, order: order, rank: Self.rank(of: event),
+                snapsResumption: event.alignsResumptionWithPrimarySegmentBoundary, isJoin: event.cue == .join,
+                anchor: anchor, earlierResume: nil
+            ))
         }
 
         // 2. Order by start; at the same start join events first and leave events last; ties keep
         //    tag order (D.2: "played in the order that their EXT-X-DATERANGE tags appear").
         //    Sorting indices keeps the breaks themselves from being moved around.
-        func rank(_ item: Break) -> Int { item.event.cue == .join ? 0 : item.event.cue == .leave ? 2 : 1 }
-        let ranks = resolved.map(rank)
-        let starts = resolved.map(\.start)
         var alreadyOrdered = true
-        for position in starts.indices.dropFirst() {
-            let (previous, current) = (starts[position - 1], starts[position])
-            if current < previous || (current == previous && ranks[position] < ranks[position - 1]) {
+        for position in placements.indices.dropFirst() {
+            let (previous, current) = (placements[position - 1], placements[position])
+            if current.start < previous.start || (current.start == previous.start && current.rank < previous.rank) {
                 alreadyOrdered = false
                 break
             }
@@ -325,11 +374,13 @@ public struct InterstitialSchedule: Sendable, Hashable {
         if !alreadyOrdered {
             var permutation = Array(resolved.indices)
             permutation.sort { lhs, rhs in
-                if starts[lhs] != starts[rhs] { return starts[lhs] < starts[rhs] }
-                if ranks[lhs] != ranks[rhs] { return ranks[lhs] < ranks[rhs] }
-                return orders[lhs] < orders[rhs]
+                let (left, right) = (placements[lhs], placements[rhs])
+                if left.start != right.start { return left.start < right.start }
+                if left.rank != right.rank { return left.rank < right.rank }
+                return left.order < right.order
             }
             resolved = permutation.map { resolved[$0] }
+            placements = permutation.map { placements[$0] }
         }
 
         // 3. Walk the timeline: primary up to each group of breaks sharing a start, the breaks with
@@ -339,10 +390,10 @@ public struct InterstitialSchedule: Sendable, Hashable {
         var cursor = timelineStart
         var index = 0
         while index < resolved.count {
-            let groupStart = resolved[index].start
-            let groupRank = rank(resolved[index])
+            let groupStart = placements[index].start
+            let groupRank = placements[index].rank
             var groupEnd = index
-            while groupEnd < resolved.count, resolved[groupEnd].start == groupStart, rank(resolved[groupEnd]) == groupRank {
+            while groupEnd < resolved.count, placements[groupEnd].start == groupStart, placements[groupEnd].rank == groupRank {
                 groupEnd += 1
             }
             // An earlier break resumed primary past this group's start: a group it passes wholly
@@ -351,7 +402,7 @@ public struct InterstitialSchedule: Sendable, Hashable {
             var joinedAt: MediaTime?
             if groupRank == 1, groupStart < cursor, !(items.isEmpty && groupStart < timelineStart) {
                 joinedAt = cursor
-                if !(resolved[index].duration.map { cursor < groupStart + $0 } ?? false) {
+                if !(placements[index].duration.map { cursor < groupStart + $0 } ?? false) {
                     for skipped in resolved[index..<groupEnd] { exclusions.append((skipped.id, .skippedByResumption)) }
                     index = groupEnd
                     continue
@@ -362,22 +413,31 @@ public struct InterstitialSchedule: Sendable, Hashable {
             }
             var cumulative = MediaTime.zero
             for member in index..<groupEnd {
-                var scheduled = resolved[member]
-                cumulative += scheduled.resumptionOffset
+                let placement = placements[member]
+                cumulative += placement.resumptionOffset
                 var resume = groupStart + cumulative
-                if scheduled.event.alignsResumptionWithPrimarySegmentBoundary, member == groupEnd - 1 {
-                    resume = primary.nearestSegmentBoundary(to: resume)
+                var snapped: Memo.Snap?
+                if placement.snapsResumption, member == groupEnd - 1 {
+                    if let earlier = placement.earlierResume, earlier.point == resume, reuse?.holdsAlike(resume) == true {
+                        snapped = earlier
+                    } else {
+                        snapped = Memo.Snap(point: resume, boundary: primary.nearestSegmentBoundary(to: resume))
+                    }
+                    resume = snapped!.boundary
                 }
                 // A join event on a live primary resumes at the live point, not behind it.
-                if scheduled.event.cue == .join, primary.isLive { resume = MediaTime.max(resume, groupStart) }
+                if placement.isJoin, primary.isLive { resume = MediaTime.max(resume, groupStart) }
                 // A leave (POST) event plays after primary has ended (D.2): primary does not resume.
                 if groupRank == 2 { resume = primary.end }
                 // A joined group never sends primary back before where it was joined.
                 if let joinedAt { resume = MediaTime.max(resume, joinedAt) }
-                scheduled.resumeTime = resume
-                items.append(.interstitial(scheduled))
+                // Set in place: a break not shared yet is not copied, and one taken from the previous
+                // schedule is kept whole when it resumes where it did.
+                if resolved[member].resumeTime != resume { resolved[member].resumeTime = resume }
+                cursor = resume
+                items.append(.interstitial(resolved[member]))
+                placed[placement.order] = Memo.Placed(scheduled: resolved[member], anchor: placement.anchor, resume: snapped)
             }
-            if case .interstitial(let last)? = items.last { cursor = last.resumeTime }
             index = groupEnd
         }
         if cursor < primary.end {
@@ -385,6 +445,113 @@ public struct InterstitialSchedule: Sendable, Hashable {
         }
         self.items = items
         self.exclusions = exclusions
+        self.memo = Memo(events: events, options: options, placed: placed)
+    }
+
+    /// Join events play first at a shared start, leave events last.
+    private static func rank(of event: InterstitialEvent) -> UInt8 {
+        event.cue == .join ? 0 : event.cue == .leave ? 2 : 1
+    }
+
+    /// What ordering and the walk read of a resolved break, kept beside it so that neither goes
+    /// through the break's storage.
+    private struct Placement {
+        var start: MediaTime
+        var duration: MediaTime?
+        var resumptionOffset: MediaTime
+        /// The event's position in the given order.
+        var order: Int
+        var rank: UInt8
+        var snapsResumption: Bool
+        var isJoin: Bool
+        /// How its START-DATE was mapped, when a later reload may map it alike.
+        var anchor: PrimaryTimeline.DateAnchor?
+        /// Where the previous schedule snapped its resume point, when it was taken from there.
+        var earlierResume: Memo.Snap?
+    }
+
+    /// What a schedule keeps for the one built at the next reload: its input, and for each event
+    /// that became a break, the break and how it was placed.
+    struct Memo: Sendable {
+        /// A resume point and the segment boundary it snapped to (X-SNAP=IN).
+        struct Snap: Sendable {
+            var point: MediaTime
+            var boundary: MediaTime
+        }
+
+        struct Placed: Sendable {
+            var scheduled: Break
+            var anchor: PrimaryTimeline.DateAnchor?
+            var resume: Snap?
+        }
+
+        var events: [InterstitialEvent]
+        var options: Options
+        /// By position in `events`.
+        var placed: [Placed?]
+    }
+
+    /// What a build may take from the previous schedule: the events it placed, matched to the new
+    /// ones in order, as long as the timelines share the segments their dates fall in.
+    private struct Reuse {
+        let previous: Memo
+        let earlierPrimary: PrimaryTimeline
+        let primary: PrimaryTimeline
+        let shared: Range<Int>
+        /// The primary times both timelines hold alike: from the first shared segment's start to
+        /// the last one's end.
+        let sharedTimes: MediaTimeRange
+        /// The events whose asset-list state changed.
+        let changedAssetLists: [String]
+        private var cursor = 0
+
+        /// How far ahead of the walk a match is looked for (events gone between two reloads).
+        private static let window = 8
+        /// How many changed asset lists are compared by name; with more, nothing is reused.
+        private static let changeLimit = 8
+
+        init?(previous: Memo, earlierPrimary: PrimaryTimeline, primary: PrimaryTimeline, options: Options) {
+            guard options.playedOnce == previous.options.playedOnce, options.startTime == previous.options.startTime,
+                primary.isLive == earlierPrimary.isLive,
+                let shared = primary.sequenceNumbersShared(with: earlierPrimary), let sharedTimes = primary.times(ofSequenceNumbers: shared)
+            else { return nil }
+            var changed: [String] = []
+            if options.assetLists != previous.options.assetLists {
+                for (id, state) in options.assetLists where previous.options.assetLists[id] != state { changed.append(id) }
+                for id in previous.options.assetLists.keys where options.assetLists[id] == nil { changed.append(id) }
+                guard changed.count <= Self.changeLimit else { return nil }
+            }
+            self.previous = previous
+            self.earlierPrimary = earlierPrimary
+            self.primary = primary
+            self.shared = shared
+            self.sharedTimes = sharedTimes
+            self.changedAssetLists = changed
+        }
+
+        /// The previous placement of `event` when it may be taken as it was: the same event, the
+        /// same asset-list state, its date mapped alike on both timelines.
+        mutating func placed(_ event: InterstitialEvent) -> Memo.Placed? {
+            let events = previous.events
+            var candidate = cursor
+            while candidate < min(cursor + Self.window, events.count) {
+                if events[candidate].isStored(like: event) {
+                    cursor = candidate + 1
+                    guard let placed = previous.placed[candidate], let anchor = placed.anchor,
+                        primary.mapsAlike(anchor, as: earlierPrimary, sharing: shared)
+                    else { return nil }
+                    if !changedAssetLists.isEmpty, changedAssetLists.contains(event.identifier) { return nil }
+                    return placed
+                }
+                candidate += 1
+            }
+            return nil
+        }
+
+        /// Whether a time lies in a segment both timelines hold, so that it snaps alike.
+        func holdsAlike(_ time: MediaTime) -> Bool {
+            sharedTimes.holdsInside(time)
+        }
     }
 
     /// How long a break plays: the asset list's total when resolved (D.2), else the stated

@@ -35,6 +35,8 @@ package struct InterstitialController: Sendable {
     package private(set) var nextBreakIndex: Int?
     /// The integrated timeline's segments as last reported.
     package var lastSegments: [IntegratedTimeline.Segment] = []
+    /// The snapshot they came from, which the next refresh builds on.
+    private var lastSnapshot: IntegratedTimeline.Snapshot?
     /// Where a preload date range (RFC 8216bis Appendix F) asks for a break's asset list to be
     /// loaded, by event identifier: the primary time of the range's start.
     package var preloadPoints: [String: MediaTime] = [:]
@@ -63,7 +65,8 @@ package struct InterstitialController: Sendable {
         let previousIDs = playlistEventsSeen
         var once = playedOnce
         if let playing { once.remove(playing) }
-        let updated = InterstitialSchedule(primary: timeline, events: events, options: InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime))
+        let options = InterstitialSchedule.Options(assetLists: assetLists, playedOnce: once, startTime: startTime)
+        let updated = InterstitialSchedule(primary: timeline, events: events, options: options, reusing: schedule)
         schedule = updated
         preloadPoints = timeline.isLive ? Self.preloadPoints(in: playlist, on: timeline) : [:]
         let ids = events.map(\.identifier)
@@ -71,7 +74,9 @@ package struct InterstitialController: Sendable {
             playlistEventsSeen = ids
             changes.append(.interstitialEventsChanged(ids: ids))
         }
-        let segments = IntegratedTimeline.Snapshot(schedule: updated).segments
+        let snapshot = IntegratedTimeline.Snapshot(schedule: updated, reusing: lastSnapshot)
+        lastSnapshot = snapshot
+        let segments = snapshot.segments
         if segments != lastSegments {
             let hadSegments = !lastSegments.isEmpty
             lastSegments = segments

@@ -7,10 +7,12 @@ internal import MediaTime
 /// take an integrated-timeline snapshot. Parsing is not timed (the parse benchmark does that).
 ///
 /// It reports the schedule and snapshot alone (from events and a primary timeline made
-/// beforehand), the whole build from the parsed playlist, and the same work for a live reload: the window slides by one segment and one new
-/// interstitial appears, and the new primary timeline continues the previous one.
+/// beforehand), the whole build from the parsed playlist, and a live reload: the window slides by
+/// one segment and one new interstitial appears. The reload is timed as a player makes it (events,
+/// primary timeline, schedule and snapshot each built from the previous load's) beside its peer,
+/// the same reload with the schedule and snapshot built whole, and in its parts.
 ///
-///     RESULT peer=interlude file=live-24h-2000-interstitials.m3u8 events=2000 segments=43200 build_median_us=… reload_median_us=…
+///     RESULT peer=interlude file=live-24h-2000-interstitials.m3u8 events=2000 segments=43200 schedule_snapshot_median_us=… reload_median_us=… reload_whole_median_us=… …
 struct TimelineBenchmark {
     var fileName: String
     var bytes: [UInt8]
@@ -23,47 +25,86 @@ struct TimelineBenchmark {
         }
         let reloaded = Self.reload(of: playlist)
 
+        // What the player holds from the first load.
+        let events = InterstitialEvent.events(in: playlist).events
+        let primary = PrimaryTimeline(playlist: playlist)
+        let schedule = InterstitialSchedule(primary: primary, events: events)
+        let snapshot = IntegratedTimeline.Snapshot(schedule: schedule)
+
+        // The schedule and the snapshot alone, from events and a primary timeline already made
+        // (a player makes those once per playlist load or reload).
+        func scheduleSnapshot() -> IntegratedTimeline.Snapshot {
+            IntegratedTimeline.Snapshot(schedule: InterstitialSchedule(primary: primary, events: events))
+        }
         func build() -> IntegratedTimeline.Snapshot {
             let events = InterstitialEvent.events(in: playlist).events
             let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: playlist), events: events)
             return IntegratedTimeline.Snapshot(schedule: schedule)
         }
-        let previous = PrimaryTimeline(playlist: playlist)
-        let previousEvents = InterstitialEvent.events(in: playlist).events
-        func rebuild() -> IntegratedTimeline.Snapshot {
-            let events = InterstitialEvent.events(in: reloaded, reusing: previousEvents).events
-            let schedule = InterstitialSchedule(primary: PrimaryTimeline(playlist: reloaded, continuing: previous), events: events)
-            return IntegratedTimeline.Snapshot(schedule: schedule)
+        // The reload, each step from the previous load's result.
+        func reload() -> IntegratedTimeline.Snapshot {
+            let next = InterstitialEvent.events(in: reloaded, reusing: events).events
+            let timeline = PrimaryTimeline(playlist: reloaded, continuing: primary)
+            let rescheduled = InterstitialSchedule(primary: timeline, events: next, reusing: schedule)
+            return IntegratedTimeline.Snapshot(schedule: rescheduled, reusing: snapshot)
         }
-        // The schedule and the snapshot alone, from events and a primary timeline already made
-        // (a player makes those once per playlist load or reload).
-        let events = InterstitialEvent.events(in: playlist).events
-        let primary = PrimaryTimeline(playlist: playlist)
-        func schedule() -> IntegratedTimeline.Snapshot {
-            IntegratedTimeline.Snapshot(schedule: InterstitialSchedule(primary: primary, events: events))
+        // Its peer: the same reload with the schedule and the snapshot built whole.
+        func reloadWhole() -> IntegratedTimeline.Snapshot {
+            let next = InterstitialEvent.events(in: reloaded, reusing: events).events
+            let timeline = PrimaryTimeline(playlist: reloaded, continuing: primary)
+            return IntegratedTimeline.Snapshot(schedule: InterstitialSchedule(primary: timeline, events: next))
         }
-        let first = build()
-        let scheduled = time(schedule)
-        let built = time(build)
-        let reload = time(rebuild)
-        Blackhole.checksum &+= first.segments.count
+        // The reload's parts.
+        let reloadedEvents = InterstitialEvent.events(in: reloaded, reusing: events).events
+        let reloadedPrimary = PrimaryTimeline(playlist: reloaded, continuing: primary)
+        func reloadScheduleSnapshot() -> IntegratedTimeline.Snapshot {
+            let rescheduled = InterstitialSchedule(primary: reloadedPrimary, events: reloadedEvents, reusing: schedule)
+            return IntegratedTimeline.Snapshot(schedule: rescheduled, reusing: snapshot)
+        }
+        func reloadScheduleSnapshotWhole() -> IntegratedTimeline.Snapshot {
+            IntegratedTimeline.Snapshot(schedule: InterstitialSchedule(primary: reloadedPrimary, events: reloadedEvents))
+        }
+
+        guard reload() == reloadWhole() else {
+            throw PlaylistFile.Failure(description: "the reload built from the previous load differs from the one built whole")
+        }
+        Blackhole.checksum &+= snapshot.segments.count
+        let scheduled = time { scheduleSnapshot().segments.count }
+        let built = time { build().segments.count }
+        let reloadFigure = time { reload().segments.count }
+        let reloadWholeFigure = time { reloadWhole().segments.count }
+        let eventsFigure = time { InterstitialEvent.events(in: reloaded, reusing: events).events.count }
+        let primaryFigure = time { PrimaryTimeline(playlist: reloaded, continuing: primary).segmentStarts.count }
+        let partFigure = time { reloadScheduleSnapshot().segments.count }
+        let partWholeFigure = time { reloadScheduleSnapshotWhole().segments.count }
+
+        func fields(_ name: String, _ figure: (median: Double, minimum: Double)) -> String {
+            "\(name)_median_us=\(ParseBenchmark.format(figure.median, decimals: 1)) \(name)_min_us=\(ParseBenchmark.format(figure.minimum, decimals: 1))"
+        }
         return "RESULT peer=interlude file=\(fileName) events=\(events.count) segments=\(playlist.segments.count) "
-            + "schedule_snapshot_median_us=\(ParseBenchmark.format(scheduled.median, decimals: 1)) schedule_snapshot_min_us=\(ParseBenchmark.format(scheduled.minimum, decimals: 1)) "
-            + "build_median_us=\(ParseBenchmark.format(built.median, decimals: 1)) build_min_us=\(ParseBenchmark.format(built.minimum, decimals: 1)) "
-            + "reload_median_us=\(ParseBenchmark.format(reload.median, decimals: 1)) reload_min_us=\(ParseBenchmark.format(reload.minimum, decimals: 1))"
+            + [
+                fields("schedule_snapshot", scheduled), fields("build", built),
+                fields("reload", reloadFigure), fields("reload_whole", reloadWholeFigure),
+                "reload_speedup=\(ParseBenchmark.format(reloadWholeFigure.median / reloadFigure.median, decimals: 2))",
+                fields("reload_events", eventsFigure), fields("reload_primary", primaryFigure),
+                fields("reload_schedule_snapshot", partFigure), fields("reload_schedule_snapshot_whole", partWholeFigure),
+                "reload_schedule_snapshot_speedup=\(ParseBenchmark.format(partWholeFigure.median / partFigure.median, decimals: 2))",
+            ].joined(separator: " ")
     }
 
-    private func time(_ body: () -> IntegratedTimeline.Snapshot) -> (median: Double, minimum: Double) {
-        for _ in 0..<3 { Blackhole.checksum &+= body().segments.count }
+    /// The median and the fastest time of `body`, in microseconds, after three untimed calls, once
+    /// both minimums are reached. What `body` makes is released after the clock stops.
+    private func time(_ body: () -> Int) -> (median: Double, minimum: Double) {
+        for _ in 0..<3 { Blackhole.checksum &+= body() }
         let clock = ContinuousClock()
         var samples: [Duration] = []
         var measured = Duration.zero
         let minimum = Duration.nanoseconds(Int64(minimumSeconds * 1e9))
         while measured < minimum || samples.count < minimumIterations {
             let start = clock.now
-            let snapshot = body()
+            let count = body()
             let elapsed = clock.now - start
-            Blackhole.checksum &+= snapshot.segments.count
+            Blackhole.checksum &+= count
             samples.append(elapsed)
             measured += elapsed
         }
