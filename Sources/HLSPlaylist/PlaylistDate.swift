@@ -199,6 +199,23 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
     /// The rest of a date after its minute, `[:ss[.f…]][Z|±hh[:]mm]` in `bytes[index..<end]`.
     @inline(__always)
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, localMinute: Int64) -> PlaylistDate? {
+        // `:ss.sssZ`, the form most packagers write, checked and read as one word: XOR with the
+        // template leaves 0 in the separators and 0...9 in the digits.
+        if end - start == 8, let base = bytes.baseAddress {
+            let template: StaticString = ":00.000Z"
+            let x = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+                ^ UnsafeRawPointer(template.utf8Start).loadUnaligned(as: UInt64.self)
+            let separators: UInt64 = 0xFF00_0000_FF00_00FF  // bytes 0, 3 and 7 (little-endian)
+            if x & separators == 0, (x &+ 0x7676_7676_7676_7676 | x) & 0x8080_8080_8080_8080 == 0 {
+                @inline(__always) func digit(_ index: Int) -> Int64 { Int64(truncatingIfNeeded: (x >> (8 * index)) & 0xFF) }
+                let second = digit(1) * 10 + digit(2)
+                let local = localMinute + second
+                if second <= 60, local > -9_000_000_000, local < 9_000_000_000 {
+                    let nanos = (digit(4) * 100 + digit(5) * 10 + digit(6)) * 1_000_000
+                    return PlaylistDate(nanosecondsSince1970: local * 1_000_000_000 + nanos, timeZoneOffsetSeconds: 0)
+                }
+            }
+        }
         var index = start
         var second: Int64 = 0
         var nanos: Int64 = 0

@@ -746,6 +746,8 @@ struct ParserState {
         let bytesPerSegment = max(1, consumedBytes / segments.count)
         let estimate = segments.count + (total - consumedBytes) / bytesPerSegment + 16
         segments.reserveCapacity(estimate + estimate / 32)
+        lines.segments.reserveCapacity(estimate + estimate / 32)
+        lines.programDateTimes.reserveCapacity(estimate + estimate / 32)
     }
 
     private mutating func appendAdMarker(_ marker: AdMarker) {

@@ -14,7 +14,8 @@ final class DateRangeSource: Sendable {
     /// Where the attribute list starts and ends in it.
     let start: Int
     let end: Int
-    private let decoded = AtomicLazyReference<DateRange.Storage>()
+    /// The decoded storage once published (an `Unmanaged` reference this object owns), else 0.
+    private let decoded = Atomic<UInt>(0)
 
     /// A tag whose attribute list `bytes[start..<end]` passed ``DateRange/isWellFormed(_:_:_:)``.
     init(bytes: SharedBytes, start: Int, end: Int) {
@@ -23,10 +24,32 @@ final class DateRangeSource: Sendable {
         self.end = end
     }
 
+    deinit {
+        let bits = decoded.load(ordering: .acquiring)
+        if bits != 0 { Self.storage(bits).release() }
+    }
+
     /// The decoded values, decoding them on first use.
     var storage: DateRange.Storage {
-        if let storage = decoded.load() { return storage }
+        let bits = decoded.load(ordering: .acquiring)
+        if bits != 0 { return Self.storage(bits).takeUnretainedValue() }
+        return decode()
+    }
+
+    @inline(never)
+    private func decode() -> DateRange.Storage {
         let range = bytes.array.withUnsafeBufferPointer { DateRange(decoding: $0, start, end) }
-        return decoded.storeIfNil(DateRange.Storage(range.values))
+        let fresh = Unmanaged.passRetained(DateRange.Storage(range.values))
+        let (published, current) = decoded.compareExchange(
+            expected: 0, desired: UInt(bitPattern: fresh.toOpaque()), ordering: .acquiringAndReleasing
+        )
+        if published { return fresh.takeUnretainedValue() }
+        // Another thread decoded it first: use its result, which every reader sees from now on.
+        fresh.release()
+        return Self.storage(current).takeUnretainedValue()
+    }
+
+    private static func storage(_ bits: UInt) -> Unmanaged<DateRange.Storage> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
 }
