@@ -163,7 +163,26 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
             guard let minute = localMinute(base + start) else { return nil }
             cache = MinuteCache(first: first, second: second, localMinute: minute, isValid: true)
         }
+        if let date = millisecondsInUTC(base + start + 16, count: end - start - 16, localMinute: cache.localMinute) { return date }
         return parse(bytes, start + 16, end, localMinute: cache.localMinute)
+    }
+
+    /// `:ss.sssZ` at `p`, the form most packagers write, checked and read as one word (XOR with the
+    /// template leaves 0 in the separators and 0...9 in the digits); `nil` for any other text,
+    /// which the general reader then reads or rejects.
+    @inline(__always)
+    private static func millisecondsInUTC(_ p: UnsafePointer<UInt8>, count: Int, localMinute: Int64) -> PlaylistDate? {
+        guard count == 8 else { return nil }
+        let template: StaticString = ":00.000Z"
+        let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(template.utf8Start).loadUnaligned(as: UInt64.self)
+        let separators: UInt64 = 0xFF00_0000_FF00_00FF  // bytes 0, 3 and 7 (little-endian)
+        guard x & separators == 0, (x &+ 0x7676_7676_7676_7676 | x) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        @inline(__always) func digit(_ index: Int) -> Int64 { Int64(truncatingIfNeeded: (x >> (8 * index)) & 0xFF) }
+        let second = digit(1) * 10 + digit(2)
+        let local = localMinute + second
+        guard second <= 60, local > -9_000_000_000, local < 9_000_000_000 else { return nil }
+        let nanos = (digit(4) * 100 + digit(5) * 10 + digit(6)) * 1_000_000
+        return PlaylistDate(nanosecondsSince1970: local * 1_000_000_000 + nanos, timeZoneOffsetSeconds: 0)
     }
 
     /// The last date-and-minute prefix ``parse(_:_:_:cache:)`` read, as two words, and its value.
@@ -199,22 +218,8 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
     /// The rest of a date after its minute, `[:ss[.f…]][Z|±hh[:]mm]` in `bytes[index..<end]`.
     @inline(__always)
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, localMinute: Int64) -> PlaylistDate? {
-        // `:ss.sssZ`, the form most packagers write, checked and read as one word: XOR with the
-        // template leaves 0 in the separators and 0...9 in the digits.
-        if end - start == 8, let base = bytes.baseAddress {
-            let template: StaticString = ":00.000Z"
-            let x = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-                ^ UnsafeRawPointer(template.utf8Start).loadUnaligned(as: UInt64.self)
-            let separators: UInt64 = 0xFF00_0000_FF00_00FF  // bytes 0, 3 and 7 (little-endian)
-            if x & separators == 0, (x &+ 0x7676_7676_7676_7676 | x) & 0x8080_8080_8080_8080 == 0 {
-                @inline(__always) func digit(_ index: Int) -> Int64 { Int64(truncatingIfNeeded: (x >> (8 * index)) & 0xFF) }
-                let second = digit(1) * 10 + digit(2)
-                let local = localMinute + second
-                if second <= 60, local > -9_000_000_000, local < 9_000_000_000 {
-                    let nanos = (digit(4) * 100 + digit(5) * 10 + digit(6)) * 1_000_000
-                    return PlaylistDate(nanosecondsSince1970: local * 1_000_000_000 + nanos, timeZoneOffsetSeconds: 0)
-                }
-            }
+        if let base = bytes.baseAddress, let date = millisecondsInUTC(base + start, count: end - start, localMinute: localMinute) {
+            return date
         }
         var index = start
         var second: Int64 = 0

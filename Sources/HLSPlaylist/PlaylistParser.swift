@@ -299,7 +299,7 @@ struct ParserState {
     /// The segments whose URI line has been read.
     var segments: [MediaSegment] = []
     /// The segment collecting tags until its URI line; pristine while ``hasOpenSegment`` is false.
-    var open = MediaSegment(uri: "", duration: .zero)
+    var open = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
     /// Whether ``open`` has collected anything.
     var hasOpenSegment = false
     var pendingHasInfo = false
@@ -698,14 +698,11 @@ struct ParserState {
     private mutating func extinf(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistParseError) {
         var comma = start
         while comma < end, buffer[comma] != UInt8(ascii: ",") { comma += 1 }
-        guard hasValue, let duration = Self.decimal(buffer, start, comma), !duration.isNegative else {
-            try problem(.malformedTag, column: start - lineStart + 1,
-                        "EXTINF must be #EXTINF:<duration>,[<title>] with a non-negative decimal duration in seconds")
+        guard hasValue, let duration = Self.nonNegativeDecimal(buffer, start, comma) else {
+            try malformedExtinf(column: start - lineStart + 1)
             return
         }
-        if pendingHasInfo {
-            try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
-        }
+        if pendingHasInfo { try extinfWithoutURI() }
         hasOpenSegment = true
         open.duration = duration
         if comma + 1 < end {
@@ -718,13 +715,24 @@ struct ParserState {
         pendingInfoSpan = (lineStart, lineEnd)
     }
 
+    @inline(never)
+    private mutating func malformedExtinf(column: Int) throws(PlaylistParseError) {
+        try problem(.malformedTag, column: column,
+                    "EXTINF must be #EXTINF:<duration>,[<title>] with a non-negative decimal duration in seconds")
+    }
+
+    @inline(never)
+    private mutating func extinfWithoutURI() throws(PlaylistParseError) {
+        try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
+    }
+
     // MARK: Segments
 
     /// Moves the open segment, its URI line read, to the end of `segments` (without copying it)
     /// and starts a pristine one.
     @inline(__always)
     private mutating func closeSegment() {
-        var segment = MediaSegment(uri: "", duration: .zero)
+        var segment = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
         swap(&segment, &open)
         segments.append(segment)
         hasOpenSegment = false
@@ -733,7 +741,7 @@ struct ParserState {
     /// Takes the open segment out (for the tags it collected), leaving a pristine one.
     private mutating func takeOpenSegment() -> MediaSegment? {
         guard hasOpenSegment else { return nil }
-        var segment = MediaSegment(uri: "", duration: .zero)
+        var segment = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
         swap(&segment, &open)
         hasOpenSegment = false
         return segment
@@ -1002,12 +1010,13 @@ struct ParserState {
         String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
     }
 
-    /// `MediaTime.parseDecimal(buffer, start, end)`, with the common case decoded here without a
-    /// call: unsigned, at most 18 characters (so the value fits with no reduction), at most nine
-    /// fractional digits once trailing zeros are dropped. EXTINF durations such as `2.000` are.
+    /// `MediaTime.parseDecimal(buffer, start, end)` when it is not negative, with the common case
+    /// decoded here without a call: unsigned, at most 18 characters (so the value fits with no
+    /// reduction), at most nine fractional digits once trailing zeros are dropped. EXTINF durations
+    /// such as `2.000` are.
     @inline(__always)
-    static func decimal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
-        guard end - start <= 18 else { return MediaTime.parseDecimal(buffer, start, end) }
+    static func nonNegativeDecimal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
+        guard end - start <= 18 else { return generalNonNegativeDecimal(buffer, start, end) }
         var value: Int64 = 0
         var index = start
         while index < end, buffer[index] &- 48 < 10 {
@@ -1034,8 +1043,14 @@ struct ParserState {
             }
             digits += index - fractionStart
         }
-        guard index == end, digits > 0, timescale <= 1_000_000_000 else { return MediaTime.parseDecimal(buffer, start, end) }
+        guard index == end, digits > 0, timescale <= 1_000_000_000 else { return generalNonNegativeDecimal(buffer, start, end) }
         return MediaTime(value: value, timescale: Int32(truncatingIfNeeded: timescale))
+    }
+
+    @inline(never)
+    private static func generalNonNegativeDecimal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
+        guard let time = MediaTime.parseDecimal(buffer, start, end), !time.isNegative else { return nil }
+        return time
     }
 
     @inline(__always)
