@@ -147,11 +147,58 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
     ///
     /// The playlist parser's hot path (a 24-hour DVR playlist has 43,200 of these): no allocation.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> PlaylistDate? {
+        guard end - start >= 16, let base = bytes.baseAddress, let minute = localMinute(base + start) else { return nil }
+        return parse(bytes, start + 16, end, localMinute: minute)
+    }
+
+    /// ``parse(_:_:_:)``, reusing the date and minute of the previous date parsed with `cache` when
+    /// the first 16 bytes (`YYYY-MM-DDThh:mm`) are the same: in a playlist that dates every segment
+    /// they change once a minute.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, cache: inout MinuteCache) -> PlaylistDate? {
         guard end - start >= 16, let base = bytes.baseAddress else { return nil }
-        let p = base + start
+        let prefix = UnsafeRawPointer(base + start)
+        let first = prefix.loadUnaligned(as: UInt64.self)
+        let second = prefix.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        if !cache.isValid || first != cache.first || second != cache.second {
+            guard let minute = localMinute(base + start) else { return nil }
+            cache = MinuteCache(first: first, second: second, localMinute: minute, isValid: true)
+        }
+        if let date = millisecondsInUTC(base + start + 16, count: end - start - 16, localMinute: cache.localMinute) { return date }
+        return parse(bytes, start + 16, end, localMinute: cache.localMinute)
+    }
+
+    /// `:ss.sssZ` at `p`, the form most packagers write, checked and read as one word (XOR with the
+    /// template leaves 0 in the separators and 0...9 in the digits); `nil` for any other text,
+    /// which the general reader then reads or rejects.
+    @inline(__always)
+    private static func millisecondsInUTC(_ p: UnsafePointer<UInt8>, count: Int, localMinute: Int64) -> PlaylistDate? {
+        guard count == 8 else { return nil }
+        let template: StaticString = ":00.000Z"
+        let x = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(template.utf8Start).loadUnaligned(as: UInt64.self)
+        let separators: UInt64 = 0xFF00_0000_FF00_00FF  // bytes 0, 3 and 7 (little-endian)
+        guard x & separators == 0, (x &+ 0x7676_7676_7676_7676 | x) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        @inline(__always) func digit(_ index: Int) -> Int64 { Int64(truncatingIfNeeded: (x >> (8 * index)) & 0xFF) }
+        let second = digit(1) * 10 + digit(2)
+        let local = localMinute + second
+        guard second <= 60, local > -9_000_000_000, local < 9_000_000_000 else { return nil }
+        let nanos = (digit(4) * 100 + digit(5) * 10 + digit(6)) * 1_000_000
+        return PlaylistDate(nanosecondsSince1970: local * 1_000_000_000 + nanos, timeZoneOffsetSeconds: 0)
+    }
+
+    /// The last date-and-minute prefix ``parse(_:_:_:cache:)`` read, as two words, and its value.
+    struct MinuteCache {
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        var localMinute: Int64 = 0
+        var isValid = false
+    }
+
+    /// `YYYY-MM-DDThh:mm` at `p` (16 bytes) as seconds since 1970-01-01T00:00 in the date's own
+    /// zone; `nil` unless every field is well formed and in range.
+    @inline(__always)
+    private static func localMinute(_ p: UnsafePointer<UInt8>) -> Int64? {
         @inline(__always) func digit(_ offset: Int) -> Int64 { Int64(p[offset] &- 48) }
         @inline(__always) func isDigit(_ offset: Int) -> Bool { p[offset] &- 48 < 10 }
-        // YYYY-MM-DDThh:mm — fixed positions.
         guard isDigit(0), isDigit(1), isDigit(2), isDigit(3), p[4] == UInt8(ascii: "-"), isDigit(5), isDigit(6),
             p[7] == UInt8(ascii: "-"), isDigit(8), isDigit(9), isDigit(11), isDigit(12), p[13] == UInt8(ascii: ":"),
             isDigit(14), isDigit(15)
@@ -163,7 +210,18 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
         let day = digit(8) * 10 + digit(9)
         let hour = digit(11) * 10 + digit(12)
         let minute = digit(14) * 10 + digit(15)
-        var index = start + 16
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60
+        else { return nil }
+        return ((days(fromCivil: year, month, day) * 24 + hour) * 60 + minute) * 60
+    }
+
+    /// The rest of a date after its minute, `[:ss[.f…]][Z|±hh[:]mm]` in `bytes[index..<end]`.
+    @inline(__always)
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, localMinute: Int64) -> PlaylistDate? {
+        if let base = bytes.baseAddress, let date = millisecondsInUTC(base + start, count: end - start, localMinute: localMinute) {
+            return date
+        }
+        var index = start
         var second: Int64 = 0
         var nanos: Int64 = 0
         if index < end, bytes[index] == UInt8(ascii: ":") {
@@ -172,16 +230,17 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
             index += 3
             if index < end, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
                 index += 1
-                var scale: Int64 = 100_000_000
+                // Digits past the ninth (below a nanosecond) are read and dropped.
                 let fractionStart = index
                 while index < end {
                     let value = bytes[index] &- 48
                     guard value < 10 else { break }
-                    nanos += Int64(value) * scale
-                    scale /= 10
+                    if index - fractionStart < 9 { nanos = nanos * 10 + Int64(value) }
                     index += 1
                 }
-                guard index > fractionStart else { return nil }
+                let fractionDigits = index - fractionStart
+                guard fractionDigits > 0 else { return nil }
+                for _ in min(fractionDigits, 9)..<9 { nanos *= 10 }
             }
         }
         var zone: Int32?
@@ -206,14 +265,16 @@ public struct PlaylistDate: Sendable, Hashable, Comparable {
                 zone = byte == UInt8(ascii: "-") ? -magnitude : magnitude
             }
         }
-        guard index == end, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-            hour < 24, minute < 60, second <= 60
-        else { return nil }
-        let days = Self.days(fromCivil: year, month, day)
-        let local = ((days * 24 + hour) * 60 + minute) * 60 + second
+        guard index == end, second <= 60 else { return nil }
+        let local = localMinute + second
         let utc = local - Int64(zone ?? 0)
         // Int64 nanoseconds reach 1677-09-21…2262-04-11; a date outside (in UTC, or in its own zone,
-        // which iso8601String adds back) is not representable rather than an overflow trap.
+        // which iso8601String adds back) is not representable rather than an overflow trap. Seconds
+        // well inside that span (every date of this millennium) need no wide arithmetic.
+        let safeSeconds: Int64 = 9_000_000_000
+        if utc > -safeSeconds, utc < safeSeconds, local > -safeSeconds, local < safeSeconds {
+            return PlaylistDate(nanosecondsSince1970: utc * 1_000_000_000 + nanos, timeZoneOffsetSeconds: zone)
+        }
         guard let instant = Int64(exactly: Int128(utc) * 1_000_000_000 + Int128(nanos)),
             Int64(exactly: Int128(local) * 1_000_000_000 + Int128(nanos)) != nil
         else { return nil }

@@ -122,11 +122,19 @@ extension ParserState {
         }
     }
 
-    /// An EXT-X-DATERANGE read straight from the bytes: attribute names are matched without making
-    /// `String`s, dates and numbers are decoded in place, and only the values the model keeps as
-    /// text become `String`s. (A 24-hour DVR playlist has thousands of these.) Playlists with
-    /// variables take the general path, which substitutes them.
+    /// An EXT-X-DATERANGE read straight from the bytes.
+    ///
+    /// A well-formed tag (``DateRange/isWellFormed(_:_:_:)``: the grammar of §4.2, every typed
+    /// attribute of the right type, dates and numbers valid, an ID) is checked here, at parse time,
+    /// and kept as its slice of the input, which decodes the values on first access. Any other tag is
+    /// decoded at once, reporting its problem as strict and lenient parsing always have: attribute
+    /// names are matched without making `String`s, dates and numbers are decoded in place, and only
+    /// the values the model keeps as text become `String`s. Playlists with variables take the
+    /// general path, which substitutes them.
     mutating func dateRange(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(PlaylistParseError) -> DateRange? {
+        if variables.isEmpty, definitions.isEmpty, let sharedBytes, DateRange.isWellFormed(buffer, start, end) {
+            return DateRange(source: DateRangeSource(bytes: sharedBytes, start: start, end: end))
+        }
         if !variables.isEmpty || !definitions.isEmpty {
             // Substitute first, then read the substituted attributes the same way (the tolerant
             // reading included): the model keeps values, and references resolve to values.
@@ -253,6 +261,65 @@ extension ParserState {
     }
 }
 
+/// The attribute spans of a list read one at a time, without allocating: exactly the lists
+/// ``ParserState/attributeSpans(_:_:_:tag:)`` accepts without a problem, with the same spans. On
+/// any other list ``next()`` stops early and ``isMalformed`` is set (the caller then takes the path
+/// that says what is wrong).
+struct AttributeCursor {
+    private let base: UnsafePointer<UInt8>
+    private let end: Int
+    private var index: Int
+    /// Whether the list broke the grammar (an empty list included).
+    private(set) var isMalformed: Bool
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        self.end = end
+        index = start
+        isMalformed = start >= end
+    }
+
+    /// The next span; `nil` at the end of the list or at the first break of the grammar.
+    mutating func next() -> AttributeSpan? {
+        guard !isMalformed, index < end else { return nil }
+        let nameStart = index
+        while index < end, base[index] != UInt8(ascii: "=") {
+            let byte = base[index]
+            guard (byte &- 0x41 < 26) || (byte &- 0x30 < 10) || byte == UInt8(ascii: "-") else { return malformed() }
+            index += 1
+        }
+        guard index < end, index > nameStart else { return malformed() }
+        let nameEnd = index
+        index += 1
+        let span: AttributeSpan
+        if index < end, base[index] == UInt8(ascii: "\"") {
+            index += 1
+            let textStart = index
+            while index < end, base[index] != UInt8(ascii: "\"") { index += 1 }
+            guard index < end else { return malformed() }
+            span = AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: textStart, valueEnd: index, kind: .quotedString)
+            index += 1
+            guard index == end || base[index] == UInt8(ascii: ",") else { return malformed() }
+        } else {
+            let valueStart = index
+            while index < end, base[index] != UInt8(ascii: ",") { index += 1 }
+            guard index > valueStart else { return malformed() }
+            span = AttributeSpan(nameStart: nameStart, nameEnd: nameEnd, valueStart: valueStart, valueEnd: index,
+                                 kind: ParserState.classify(UnsafeBufferPointer(start: base, count: end), valueStart, index))
+        }
+        if index < end {
+            index += 1  // ','
+            guard index < end else { return malformed() }
+        }
+        return span
+    }
+
+    private mutating func malformed() -> AttributeSpan? {
+        isMalformed = true
+        return nil
+    }
+}
+
 /// An attribute value read in place from the parser's input.
 struct RawAttributeValue: AttributeValueReading {
     let buffer: UnsafeBufferPointer<UInt8>
@@ -266,6 +333,15 @@ struct RawAttributeValue: AttributeValueReading {
     var isSigned: Bool { start < end && (buffer[start] == UInt8(ascii: "-") || buffer[start] == UInt8(ascii: "+")) }
     var playlistText: String { kind == .quotedString ? "\"\(text)\"" : text }
     var isYes: Bool { kind == .enumerated && end - start == 3 && buffer[start] == 0x59 && buffer[start + 1] == 0x45 && buffer[start + 2] == 0x53 }
+    /// The value with its syntactic type, as an attribute the model has no field for keeps it.
+    var attributeValue: AttributeValue {
+        switch kind {
+        case .quotedString: return .quotedString(text)
+        case .hexadecimal: return .hexadecimal(text)
+        case .decimal: return .decimal(text)
+        case .enumerated: return .enumerated(text)
+        }
+    }
 }
 
 /// What a typed decoder needs from an attribute value, wherever it was read from.

@@ -296,13 +296,18 @@ struct ParserState {
     // Media playlist.
     var media = MediaPlaylist(targetDurationSeconds: 0)
     var sawTargetDuration = false
+    /// The segments whose URI line has been read.
     var segments: [MediaSegment] = []
-    /// Whether the last element of `segments` is still collecting its tags (no URI line yet).
+    /// The segment collecting tags until its URI line; pristine while ``hasOpenSegment`` is false.
+    var open = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
+    /// Whether ``open`` has collected anything.
     var hasOpenSegment = false
     var pendingHasInfo = false
     var pendingInfoLine = 0
     var pendingInfoSpan = (start: 0, end: 0)
     var pendingDateLine: Int32 = 0
+    /// The minute of the last EXT-X-PROGRAM-DATE-TIME, which the next one most likely shares.
+    var minuteCache = PlaylistDate.MinuteCache()
     var currentKeys: [EncryptionKey] = []
     var keysJustSet = false
     var currentMap: MediaInitializationSection?
@@ -400,8 +405,8 @@ struct ParserState {
         if kind == .multivariant {
             multivariant.otherLines.append(line)
         } else {
-            let index = openSegment()
-            segments[index].extras.modify { $0.otherLines.append(line) }
+            hasOpenSegment = true
+            open.extras.modify { $0.otherLines.append(line) }
         }
     }
 
@@ -426,16 +431,15 @@ struct ParserState {
             try problem(.unexpectedURI, column: 1, "a URI line must follow an EXTINF (media playlist) or EXT-X-STREAM-INF (multivariant playlist) tag")
             return
         }
-        let index = segments.count - 1
-        if !variables.isEmpty || !definitions.isEmpty || sharedBytes == nil || end - start > Int(Int32.max) {
-            segments[index].uri = try substituted(string(buffer, start, end), column: 1)
+        if let sharedBytes, variables.isEmpty, definitions.isEmpty, end - start <= Int(Int32.max) {
+            open.uriStorage = .source(sharedBytes, offset: Int32(start), length: Int32(end - start))
         } else {
-            segments[index].uriStorage = .source(sharedBytes!, offset: Int32(start), length: Int32(end - start))
+            open.uri = try substituted(string(buffer, start, end), column: 1)
         }
-        if !currentKeys.isEmpty { segments[index].keys = currentKeys }
-        if let currentMap { segments[index].extras.modify { $0.map = currentMap } }
-        segments[index].bitrateKbps = currentBitrate
-        hasOpenSegment = false
+        if !currentKeys.isEmpty { open.keys = currentKeys }
+        if let currentMap { open.extras.modify { $0.map = currentMap } }
+        open.bitrateKbps = currentBitrate
+        closeSegment()
         lines.segments.append(Int32(lineNumber))
         lines.programDateTimes.append(pendingDateLine)
         pendingDateLine = 0
@@ -445,6 +449,26 @@ struct ParserState {
     }
 
     private mutating func tagLine(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) throws(PlaylistParseError) {
+        // Two lines in three of a live playlist are EXTINF or EXT-X-PROGRAM-DATE-TIME: those are
+        // recognised by comparing whole words, before the general search for the name's end.
+        if kind == .media, let base = buffer.baseAddress {
+            let line = UnsafeRawPointer(base + start)
+            let length = end - start
+            @inline(__always) func word(_ offset: Int, _ text: StaticString) -> Bool {
+                line.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == UnsafeRawPointer(text.utf8Start).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            }
+            if length >= 8, word(0, "#EXTINF:") {
+                try extinf(buffer, start + 8, end, hasValue: true)
+                return
+            }
+            if length >= 25, word(0, "#EXT-X-PROGRAM-DATE-TIME:"), word(8, "#EXT-X-PROGRAM-DATE-TIME:"),
+                word(16, "#EXT-X-PROGRAM-DATE-TIME:"), base[start + 24] == UInt8(ascii: ":")
+            {
+                try programDateTime(buffer, start, start + 25, end)
+                return
+            }
+        }
         var nameEnd = start + 1
         while nameEnd < end, buffer[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
         guard let tag = TagName.match(buffer, start + 1, nameEnd) else {
@@ -460,25 +484,22 @@ struct ParserState {
         case .extinf:
             try extinf(buffer, valueStart, end, hasValue: hasValue)
         case .programDateTime:
-            guard let date = PlaylistDate.parse(buffer, valueStart, end) else {
-                try problem(.malformedTag, column: valueStart - start + 1,
-                            "EXT-X-PROGRAM-DATE-TIME must be an ISO 8601 date-time such as 2026-11-30T05:00:00.000Z")
-                return
-            }
-            segments[openSegment()].programDateTime = date
-            pendingDateLine = Int32(lineNumber)
+            try programDateTime(buffer, start, valueStart, end)
         case .byteRange:
             guard let range = ByteRange(playlistText: string(buffer, valueStart, end)) else {
                 try problem(.malformedTag, column: valueStart - start + 1, "EXT-X-BYTERANGE must be <length>[@<offset>] in bytes")
                 return
             }
-            segments[openSegment()].extras.modify { $0.byteRange = range }
+            hasOpenSegment = true
+            open.extras.modify { $0.byteRange = range }
         case .discontinuity:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            segments[openSegment()].isDiscontinuity = true
+            hasOpenSegment = true
+            open.isDiscontinuity = true
         case .gap:
             try noValue(tag, hasValue: hasValue, valueStart - start)
-            segments[openSegment()].isGap = true
+            hasOpenSegment = true
+            open.isGap = true
         case .key:
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
@@ -510,13 +531,15 @@ struct ParserState {
             guard let attributes = try attributeList(buffer, valueStart, end, tag: tag) else { return }
             do {
                 let part = try PartialSegment(attributes: attributes)
-                segments[openSegment()].extras.modify { $0.parts.append(part) }
+                hasOpenSegment = true
+                open.extras.modify { $0.parts.append(part) }
             } catch {
                 try attributeProblem(error, tag: tag, line: lineNumber)
             }
         case .dateRange:
             guard let range = try dateRange(buffer, valueStart, end) else { return }
-            segments[openSegment()].extras.modify { $0.dateRanges.append(range) }
+            hasOpenSegment = true
+            open.extras.modify { $0.dateRanges.append(range) }
             lines.dateRanges.append(Int32(lineNumber))
         case .version:
             recordOccurrence(tag)
@@ -658,38 +681,70 @@ struct ParserState {
     }
 
     @inline(__always)
+    private mutating func programDateTime(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ valueStart: Int, _ end: Int
+    ) throws(PlaylistParseError) {
+        guard let date = PlaylistDate.parse(buffer, valueStart, end, cache: &minuteCache) else {
+            try problem(.malformedTag, column: valueStart - start + 1,
+                        "EXT-X-PROGRAM-DATE-TIME must be an ISO 8601 date-time such as 2026-11-30T05:00:00.000Z")
+            return
+        }
+        hasOpenSegment = true
+        open.programDateTime = date
+        pendingDateLine = Int32(lineNumber)
+    }
+
+    @inline(__always)
     private mutating func extinf(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, hasValue: Bool) throws(PlaylistParseError) {
         var comma = start
         while comma < end, buffer[comma] != UInt8(ascii: ",") { comma += 1 }
-        guard hasValue, let duration = MediaTime.parseDecimal(buffer, start, comma), !duration.isNegative else {
-            try problem(.malformedTag, column: start - lineStart + 1,
-                        "EXTINF must be #EXTINF:<duration>,[<title>] with a non-negative decimal duration in seconds")
+        guard hasValue, let duration = Self.nonNegativeDecimal(buffer, start, comma) else {
+            try malformedExtinf(column: start - lineStart + 1)
             return
         }
-        if pendingHasInfo {
-            try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
-        }
-        segments[openSegment()].duration = duration
+        if pendingHasInfo { try extinfWithoutURI() }
+        hasOpenSegment = true
+        open.duration = duration
         if comma + 1 < end {
             let title = string(buffer, comma + 1, end)
-            segments[openSegment()].extras.modify { $0.title = title }
+            hasOpenSegment = true
+            open.extras.modify { $0.title = title }
         }
         pendingHasInfo = true
         pendingInfoLine = lineNumber
         pendingInfoSpan = (lineStart, lineEnd)
     }
 
+    @inline(never)
+    private mutating func malformedExtinf(column: Int) throws(PlaylistParseError) {
+        try problem(.malformedTag, column: column,
+                    "EXTINF must be #EXTINF:<duration>,[<title>] with a non-negative decimal duration in seconds")
+    }
+
+    @inline(never)
+    private mutating func extinfWithoutURI() throws(PlaylistParseError) {
+        try problem(.missingURI, column: 1, "the EXTINF on line \(pendingInfoLine) has no URI line after it")
+    }
+
     // MARK: Segments
 
-    /// The index of the segment collecting tags, appending an empty one if none is open. Tags are
-    /// written straight into the array's last element, so no segment is ever copied.
+    /// Moves the open segment, its URI line read, to the end of `segments` (without copying it)
+    /// and starts a pristine one.
     @inline(__always)
-    mutating func openSegment() -> Int {
-        if !hasOpenSegment {
-            segments.append(MediaSegment(uri: "", duration: .zero))
-            hasOpenSegment = true
-        }
-        return segments.count - 1
+    private mutating func closeSegment() {
+        var segment = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
+        swap(&segment, &open)
+        segments.append(segment)
+        hasOpenSegment = false
+    }
+
+    /// Takes the open segment out (for the tags it collected), leaving a pristine one.
+    private mutating func takeOpenSegment() -> MediaSegment? {
+        guard hasOpenSegment else { return nil }
+        var segment = MediaSegment(uri: "", duration: MediaTime(value: 0, timescale: 1))
+        swap(&segment, &open)
+        hasOpenSegment = false
+        return segment
     }
 
     /// Reserves room for the rest of the segments, estimated from the bytes the first ones took,
@@ -699,10 +754,13 @@ struct ParserState {
         let bytesPerSegment = max(1, consumedBytes / segments.count)
         let estimate = segments.count + (total - consumedBytes) / bytesPerSegment + 16
         segments.reserveCapacity(estimate + estimate / 32)
+        lines.segments.reserveCapacity(estimate + estimate / 32)
+        lines.programDateTimes.reserveCapacity(estimate + estimate / 32)
     }
 
     private mutating func appendAdMarker(_ marker: AdMarker) {
-        segments[openSegment()].extras.modify { $0.adMarkers.append(marker) }
+        hasOpenSegment = true
+        open.extras.modify { $0.adMarkers.append(marker) }
     }
 
     // MARK: Kinds, variables, occurrences
@@ -713,8 +771,7 @@ struct ParserState {
         if kind == .either {
             kind = scope
             kindDecidedAtLine = lineNumber
-            if scope == .multivariant, hasOpenSegment, let open = segments.popLast() {
-                hasOpenSegment = false
+            if scope == .multivariant, let open = takeOpenSegment() {
                 multivariant.otherLines.append(contentsOf: open.otherLines)
             }
         } else if kind != scope {
@@ -881,8 +938,7 @@ struct ParserState {
             result.isIndependentSegments = isIndependentSegments
             result.start = start
             result.definitions = definitions
-            if hasOpenSegment, let open = segments.popLast() {
-                hasOpenSegment = false
+            if let open = takeOpenSegment() {
                 result.trailingParts = open.parts
                 result.trailingDateRanges = open.dateRanges
                 result.trailingAdMarkers = open.adMarkers
@@ -952,6 +1008,49 @@ struct ParserState {
     @inline(__always)
     func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+    }
+
+    /// `MediaTime.parseDecimal(buffer, start, end)` when it is not negative, with the common case
+    /// decoded here without a call: unsigned, at most 18 characters (so the value fits with no
+    /// reduction), at most nine fractional digits once trailing zeros are dropped. EXTINF durations
+    /// such as `2.000` are.
+    @inline(__always)
+    static func nonNegativeDecimal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
+        guard end - start <= 18 else { return generalNonNegativeDecimal(buffer, start, end) }
+        var value: Int64 = 0
+        var index = start
+        while index < end, buffer[index] &- 48 < 10 {
+            value = value &* 10 &+ Int64(buffer[index] &- 48)
+            index += 1
+        }
+        var digits = index - start
+        var timescale: Int64 = 1
+        if index < end, buffer[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            // 10 to the number of zeros since the last non-zero digit, which count only if one follows.
+            var zeros: Int64 = 1
+            while index < end, buffer[index] &- 48 < 10 {
+                let digit = buffer[index] &- 48
+                index += 1
+                if digit == 0 {
+                    zeros &*= 10
+                } else {
+                    value = value &* zeros &* 10 &+ Int64(digit)
+                    timescale = timescale &* zeros &* 10
+                    zeros = 1
+                }
+            }
+            digits += index - fractionStart
+        }
+        guard index == end, digits > 0, timescale <= 1_000_000_000 else { return generalNonNegativeDecimal(buffer, start, end) }
+        return MediaTime(value: value, timescale: Int32(truncatingIfNeeded: timescale))
+    }
+
+    @inline(never)
+    private static func generalNonNegativeDecimal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> MediaTime? {
+        guard let time = MediaTime.parseDecimal(buffer, start, end), !time.isNegative else { return nil }
+        return time
     }
 
     @inline(__always)

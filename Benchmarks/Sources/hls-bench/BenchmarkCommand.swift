@@ -12,12 +12,18 @@ enum BenchmarkCommand {
     static let usage = """
         usage: hls-bench generate DIR [--seed N]
                hls-bench parse FILE MIN_SECONDS MIN_ITERATIONS
+               hls-bench parse-access FILE MIN_SECONDS MIN_ITERATIONS
+               hls-bench lines FILE MIN_SECONDS MIN_ITERATIONS
                hls-bench memory FILE
                hls-bench timeline FILE MIN_SECONDS MIN_ITERATIONS
 
         generate  writes the benchmark playlists into DIR (byte-identical for a given seed, 1234 by default)
         parse     times strict parses of FILE from memory and prints
                   RESULT peer=interlude file=NAME bytes=N iters=K median_us=X min_us=Y mb_s=Z
+        parse-access  times the same parses, each followed by reading every value of every tag:
+                  RESULT peer=interlude-parse+access file=NAME … (the same fields)
+        lines     times splitting FILE into lines with memchr, the floor under any parse:
+                  RESULT peer=line-split file=NAME … (the same fields)
         memory    measures the heap a parsed FILE keeps alive and prints
                   RESULT peer=interlude file=NAME bytes=N model_bytes=M ratio=R
         timeline  times building the interstitial events, schedule and integrated-timeline snapshot of
@@ -34,7 +40,7 @@ enum BenchmarkCommand {
             case "generate" where arguments.count == 4 && arguments[2] == "--seed":
                 guard let seed = UInt64(arguments[3]) else { return usageError("--seed takes a non-negative integer") }
                 try generate(into: arguments[1], seed: seed)
-            case "parse" where arguments.count == 4:
+            case "parse" where arguments.count == 4, "parse-access" where arguments.count == 4, "lines" where arguments.count == 4:
                 guard let minimumSeconds = Double(arguments[2]), minimumSeconds >= 0 else {
                     return usageError("MIN_SECONDS must be a non-negative number")
                 }
@@ -43,7 +49,8 @@ enum BenchmarkCommand {
                 }
                 let benchmark = ParseBenchmark(
                     fileName: PlaylistFile.name(of: arguments[1]), bytes: try PlaylistFile.read(arguments[1]),
-                    minimumSeconds: minimumSeconds, minimumIterations: minimumIterations
+                    minimumSeconds: minimumSeconds, minimumIterations: minimumIterations,
+                    work: arguments[0] == "parse" ? .parse : arguments[0] == "lines" ? .lineSplit : .parseAndAccess
                 )
                 print(try benchmark.run())
                 printError("blackhole checksum=\(Blackhole.checksum)")

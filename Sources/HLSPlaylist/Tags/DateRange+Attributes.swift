@@ -168,6 +168,65 @@ extension DateRange {
         }
     }
 
+    /// Whether ``assign(_:_:)`` takes `value` for `field` without an error: the same checks, made
+    /// without building the value (dates and numbers are still read, to know they are valid).
+    static func accepts(_ field: Field, _ value: RawAttributeValue) -> Bool {
+        switch field {
+        case .id, .className, .cue, .assetURI, .assetList, .snap, .restrict, .timelineOccupies, .timelineStyle, .contentMayVary,
+            .skipControlLabelID, .preloadURI, .preloadTargetID, .preloadTargetClass:
+            return value.kind == .quotedString
+        case .startDate, .endDate:
+            return value.kind == .quotedString && value.date != nil
+        case .duration, .plannedDuration, .playoutLimit, .skipControlOffset, .skipControlDuration:
+            return value.kind == .decimal && !value.isSigned && value.decimalTime != nil
+        case .resumeOffset:
+            return value.kind == .decimal && value.decimalTime != nil
+        case .endOnNext:
+            return value.isYes
+        case .scte35Command, .scte35Out, .scte35In:
+            return value.kind == .hexadecimal
+        }
+    }
+
+    /// Whether the attribute list `buffer[start..<end]` reads as a date range with no problem at
+    /// all: the grammar of §4.2, every typed attribute accepted (``accepts(_:_:)``), an ID. Such a
+    /// list can be kept as it is and decoded later by ``init(decoding:_:_:)``, which cannot fail.
+    ///
+    /// - Complexity: O(n) in the length of the list; no allocation.
+    static func isWellFormed(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard let base = buffer.baseAddress else { return false }
+        var cursor = AttributeCursor(buffer, start, end)
+        var sawID = false
+        while let span = cursor.next() {
+            guard let field = Field.match(base + span.nameStart, span.nameEnd - span.nameStart) else { continue }
+            guard accepts(field, RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: span.kind))
+            else { return false }
+            if field == .id { sawID = true }
+        }
+        return !cursor.isMalformed && sawID
+    }
+
+    /// The date range of a well-formed attribute list (``isWellFormed(_:_:_:)``), decoded as the
+    /// parser decodes one: typed attributes assigned in order, the others kept with their types.
+    init(decoding buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        self.init(id: "")
+        guard let base = buffer.baseAddress else { return }
+        var cursor = AttributeCursor(buffer, start, end)
+        var sawID = false
+        while let span = cursor.next() {
+            let value = RawAttributeValue(buffer: buffer, start: span.valueStart, end: span.valueEnd, kind: span.kind)
+            if let field = Field.match(base + span.nameStart, span.nameEnd - span.nameStart) {
+                // Accepted when the list was checked, so this does not throw.
+                try? assign(field, value)
+                if field == .id { sawID = true }
+            } else {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[span.nameStart..<span.nameEnd]), as: UTF8.self)
+                appendOther(Attribute(name: name, value: value.attributeValue))
+            }
+        }
+        try? finishDecoding(sawID: sawID)
+    }
+
     /// Keeps an attribute the model has no field for: a client (`X-`) attribute or an unknown one.
     ///
     /// Appends in place (through ``mutate(_:)``): going through the `clientAttributes` property

@@ -17,150 +17,151 @@ public struct DateRange: Sendable, Hashable {
 
     /// `ID`: identifies the range within the playlist; required.
     public var id: String {
-        get { storage.values.id }
+        get { current.values.id }
         set { mutate { $0.id = newValue } }
     }
     /// `CLASS`: the semantics shared by ranges of the same class.
     public var className: String? {
-        get { storage.values.className }
+        get { current.values.className }
         set { mutate { $0.className = newValue } }
     }
     /// `START-DATE`: when the range starts; required unless an earlier tag with the same ID gave it.
     public var startDate: PlaylistDate? {
-        get { storage.values.startDate }
+        get { current.values.startDate }
         set { mutate { $0.startDate = newValue } }
     }
     /// `CUE`: when the action the range controls triggers (PRE, POST, ONCE).
     public var cue: [Cue]? {
-        get { storage.values.cue }
+        get { current.values.cue }
         set { mutate { $0.cue = newValue } }
     }
     /// `END-DATE`: when the range ends; not before START-DATE.
     public var endDate: PlaylistDate? {
-        get { storage.values.endDate }
+        get { current.values.endDate }
         set { mutate { $0.endDate = newValue } }
     }
     /// `DURATION`: the range's duration; not negative.
     public var duration: MediaTime? {
-        get { storage.values.duration }
+        get { current.values.duration }
         set { mutate { $0.duration = newValue } }
     }
     /// `PLANNED-DURATION`: the expected duration while the real one is unknown; not negative.
     public var plannedDuration: MediaTime? {
-        get { storage.values.plannedDuration }
+        get { current.values.plannedDuration }
         set { mutate { $0.plannedDuration = newValue } }
     }
     /// `END-ON-NEXT=YES`: the range ends where the next range of the same class starts.
     public var endOnNext: Bool? {
-        get { storage.values.endOnNext }
+        get { current.values.endOnNext }
         set { mutate { $0.endOnNext = newValue } }
     }
     /// `SCTE35-CMD`: an SCTE-35 splice_info_section, as a hexadecimal sequence.
     public var scte35Command: String? {
-        get { storage.values.scte35Command }
+        get { current.values.scte35Command }
         set { mutate { $0.scte35Command = newValue } }
     }
     /// `SCTE35-OUT`: the splice-out command.
     public var scte35Out: String? {
-        get { storage.values.scte35Out }
+        get { current.values.scte35Out }
         set { mutate { $0.scte35Out = newValue } }
     }
     /// `SCTE35-IN`: the splice-in command.
     public var scte35In: String? {
-        get { storage.values.scte35In }
+        get { current.values.scte35In }
         set { mutate { $0.scte35In = newValue } }
     }
 
     /// `X-ASSET-URI`: the absolute URI of the single interstitial asset.
     public var assetURI: String? {
-        get { storage.values.assetURI }
+        get { current.values.assetURI }
         set { mutate { $0.assetURI = newValue } }
     }
     /// `X-ASSET-LIST`: the URI of a JSON asset list (absolute or relative to the playlist).
     public var assetList: String? {
-        get { storage.values.assetList }
+        get { current.values.assetList }
         set { mutate { $0.assetList = newValue } }
     }
     /// `X-RESUME-OFFSET`: where primary resumes, relative to where the break was scheduled; signed.
     public var resumeOffset: MediaTime? {
-        get { storage.values.resumeOffset }
+        get { current.values.resumeOffset }
         set { mutate { $0.resumeOffset = newValue } }
     }
     /// `X-PLAYOUT-LIMIT`: the most the break may play.
     public var playoutLimit: MediaTime? {
-        get { storage.values.playoutLimit }
+        get { current.values.playoutLimit }
         set { mutate { $0.playoutLimit = newValue } }
     }
     /// `X-SNAP`: align the break's start (OUT) or primary's resumption (IN) to segment boundaries.
     public var snap: [Snap]? {
-        get { storage.values.snap }
+        get { current.values.snap }
         set { mutate { $0.snap = newValue } }
     }
     /// `X-RESTRICT`: navigation restrictions (SKIP, JUMP).
     public var restrict: [Restriction]? {
-        get { storage.values.restrict }
+        get { current.values.restrict }
         set { mutate { $0.restrict = newValue } }
     }
     /// `X-TIMELINE-OCCUPIES`: "POINT" (default) or "RANGE" on a timeline UI.
     public var timelineOccupies: TimelineOccupancy? {
-        get { storage.values.timelineOccupies }
+        get { current.values.timelineOccupies }
         set { mutate { $0.timelineOccupies = newValue } }
     }
     /// `X-TIMELINE-STYLE`: "HIGHLIGHT" (default) or "PRIMARY".
     public var timelineStyle: TimelineStyle? {
-        get { storage.values.timelineStyle }
+        get { current.values.timelineStyle }
         set { mutate { $0.timelineStyle = newValue } }
     }
     /// `X-CONTENT-MAY-VARY`: "YES" (default) or "NO" (every player gets the same content).
     public var contentMayVary: YesNo? {
-        get { storage.values.contentMayVary }
+        get { current.values.contentMayVary }
         set { mutate { $0.contentMayVary = newValue } }
     }
     /// `X-SKIP-CONTROL-OFFSET`: seconds into the break when a skip button appears.
     public var skipControlOffset: MediaTime? {
-        get { storage.values.skipControlOffset }
+        get { current.values.skipControlOffset }
         set { mutate { $0.skipControlOffset = newValue } }
     }
     /// `X-SKIP-CONTROL-DURATION`: how long the skip button stays.
     public var skipControlDuration: MediaTime? {
-        get { storage.values.skipControlDuration }
+        get { current.values.skipControlDuration }
         set { mutate { $0.skipControlDuration = newValue } }
     }
     /// `X-SKIP-CONTROL-LABEL-ID`: the key of a localised skip label (`[a-zA-Z_-]` only).
     public var skipControlLabelID: String? {
-        get { storage.values.skipControlLabelID }
+        get { current.values.skipControlLabelID }
         set { mutate { $0.skipControlLabelID = newValue } }
     }
     /// Appendix F preload ranges: `X-URI`, the resource to preload.
     public var preloadURI: String? {
-        get { storage.values.preloadURI }
+        get { current.values.preloadURI }
         set { mutate { $0.preloadURI = newValue } }
     }
     /// Appendix F: `X-TARGET-ID`, the ID of the range whose resource is preloaded.
     public var preloadTargetID: String? {
-        get { storage.values.preloadTargetID }
+        get { current.values.preloadTargetID }
         set { mutate { $0.preloadTargetID = newValue } }
     }
     /// Appendix F: `X-TARGET-CLASS`, the CLASS of that range.
     public var preloadTargetClass: String? {
-        get { storage.values.preloadTargetClass }
+        get { current.values.preloadTargetClass }
         set { mutate { $0.preloadTargetClass = newValue } }
     }
 
     /// Other `X-` client attributes, in the order written, with their value types.
     public var clientAttributes: [Attribute] {
-        get { storage.values.clientAttributes }
+        get { current.values.clientAttributes }
         set { mutate { $0.clientAttributes = newValue } }
     }
     /// Attributes that are neither in the specification nor client attributes (kept, flagged by the
     /// validator).
     public var unknownAttributes: [Attribute] {
-        get { storage.values.unknownAttributes }
+        get { current.values.unknownAttributes }
         set { mutate { $0.unknownAttributes = newValue } }
     }
 
     /// A date range with an ID and nothing else.
     public init(id: String, className: String? = nil, startDate: PlaylistDate? = nil) {
+        storage = Storage(Values())
         self.id = id
         self.className = className
         self.startDate = startDate
@@ -229,28 +230,49 @@ public struct DateRange: Sendable, Hashable {
         init(_ values: Values) { self.values = values }
     }
 
-    private var storage = Storage(Values())
+    /// The decoded values; `nil` while the range is still the unread tag in `source`.
+    private var storage: Storage?
+    /// The tag a parsed range was read from, which decodes its values on first access.
+    private var source: DateRangeSource?
 
     /// A date range made of these values.
     init(values: Values) { storage = Storage(values) }
 
+    /// A date range whose values are decoded from its tag on first access.
+    init(source: DateRangeSource) {
+        storage = nil
+        self.source = source
+    }
+
+    /// The storage holding the values, decoding them first for a range still in its tag.
+    private var current: Storage {
+        @inline(__always) get { storage ?? source.unsafelyUnwrapped.storage }
+    }
+
     /// The stored values, for the merger.
-    var values: Values { storage.values }
+    var values: Values { current.values }
 
     /// Runs `body` on the stored values, copying them first unless they are unshared, so that
     /// appending to an attribute list in place stays O(1) amortised.
     mutating func mutate<Result>(_ body: (inout Values) -> Result) -> Result {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
-        return body(&storage.values)
+        if storage == nil {
+            storage = Storage(current.values)
+            source = nil
+        } else if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(storage.unsafelyUnwrapped.values)
+        }
+        return body(&storage!.values)
     }
 
     /// Equal when every attribute is equal.
     public static func == (lhs: DateRange, rhs: DateRange) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.values == rhs.storage.values
+        if let a = lhs.source, let b = rhs.source, a === b { return true }
+        let (a, b) = (lhs.current, rhs.current)
+        return a === b || a.values == b.values
     }
 
     /// Hashes every attribute.
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.values) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(current.values) }
 }
 
 extension DateRange {
