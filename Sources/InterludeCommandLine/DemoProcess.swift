@@ -6,9 +6,8 @@ import Synchronization
 /// not ended within its grace.
 ///
 /// The demo itself ignores SIGINT and SIGTERM while it runs (it handles them), and a spawned
-/// process would inherit that: each one starts with every signal unblocked and the termination
-/// signals at their default action, so that a Ctrl-C in the terminal (which reaches the whole
-/// foreground process group) or the demo's own SIGTERM stops it.
+/// process would inherit that: each one starts as ``ChildProcessSpawn`` starts children, with
+/// every signal unblocked and the termination signals at their default action.
 final class DemoProcess: Sendable {
     /// What the process is, for messages: `origin`, `alice`, …
     let name: String
@@ -25,32 +24,12 @@ final class DemoProcess: Sendable {
         self.name = name
         self.outputPath = outputPath
         self.errorPath = errorPath
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
-        guard result == 0 else {
-            throw CommandFailure(message: "cannot start \(name) (\(executable)): \(String(cString: strerror(result)))")
+        let streams = ChildProcessSpawn.Streams(input: "/dev/null", output: outputPath, error: errorPath)
+        switch ChildProcessSpawn.spawn(executable, arguments: arguments, streams: streams) {
+        case .success(let pid): self.pid = pid
+        case .failure(let failure):
+            throw CommandFailure(message: "cannot start \(name) (\(executable)): \(failure)")
         }
-        self.pid = pid
     }
 
     /// The exit status if it has ended (reaping it), nil while it runs.
@@ -61,7 +40,7 @@ final class DemoProcess: Sendable {
             var result: pid_t
             repeat { result = waitpid(pid, &raw, WNOHANG) } while result < 0 && errno == EINTR
             guard result == pid else { return nil }
-            status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + raw & 0x7F
+            status = ChildProcessSpawn.exitStatus(fromWaitStatus: raw)
             return status
         }
     }

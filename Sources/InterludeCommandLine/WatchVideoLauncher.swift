@@ -43,30 +43,14 @@ package enum WatchVideoLauncher {
         guard let found = candidates(executablePath: executable, path: environment["PATH"]).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw CommandFailure(message: "interlude watch --video needs \(executableName), which was found neither beside \(executable), nor on PATH, nor in Video/.build: build it with 'make video' (GStreamer 1.22 and X11: 'scripts/bootstrap --video' installs them)")
         }
-        let argv = [found] + videoArguments
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // The child gets an empty signal mask and default handlers, whatever this process blocks.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, found, nil, &attributes, &cArguments, environ)
-        guard spawned == 0 else {
-            throw CommandFailure(message: "cannot start \(found): \(String(cString: strerror(spawned)))")
+        let pid: pid_t
+        switch ChildProcessSpawn.spawn(found, arguments: videoArguments) {
+        case .success(let spawned): pid = spawned
+        case .failure(let failure): throw CommandFailure(message: "cannot start \(found): \(failure)")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS; a child killed by a signal is 128 + the signal, as a shell has it.
-        if status & 0x7F == 0 { return (status >> 8) & 0xFF }
-        return 128 + (status & 0x7F)
+        return ChildProcessSpawn.exitStatus(fromWaitStatus: status)
     }
 }
