@@ -50,7 +50,7 @@ public final class BrowserParticipantService: Sendable {
         let allowed = configuration.allowedOrigins
         let log = configuration.log
         let admission: HTTPRouter.WebSocketAdmission = { [self] request in
-            if let origin = request.headers["Origin"], !Self.allows(origin: origin, host: request.headers["Host"], allowed: allowed) {
+            if let origin = request.foreignOrigin(allowing: allowed) {
                 log(Self.logLine("browser.refused", ["code": "forbidden-origin", "origin": origin]))
                 return .error(.forbidden, message: "origin \(origin) is not allowed (serve --allow-origin)")
             }
@@ -69,13 +69,6 @@ public final class BrowserParticipantService: Sendable {
             await BrowserBridge(connection: connection, context: context).run()
             log(Self.logLine("browser.closed", ["remote": connection.request.remoteAddress]))
         }
-    }
-
-    /// A page's `Origin` may connect when it is the server's own or an allowed one.
-    static func allows(origin: String, host: String?, allowed: Set<String>) -> Bool {
-        if allowed.contains(origin) { return true }
-        guard let host else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
     /// One JSON log line in the server's form: `time_ms`, `session` (empty), `event`, the fields

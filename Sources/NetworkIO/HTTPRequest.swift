@@ -113,3 +113,14 @@ enum PercentEncoding {
         }
     }
 }
+
+extension HTTPRequest {
+    /// The `Origin` a browser sent, when it is neither one of `allowed` nor the server's own (the
+    /// request's `Host` over `http` or `https`); `nil` for a native client, which sends none, and
+    /// for an allowed page. What a WebSocket admission refuses.
+    public func foreignOrigin(allowing allowed: Set<String>) -> String? {
+        guard let origin = headers["Origin"], !allowed.contains(origin) else { return nil }
+        if let host = headers["Host"], origin == "http://\(host)" || origin == "https://\(host)" { return nil }
+        return origin
+    }
+}

@@ -148,7 +148,7 @@ public final class GroupServer: Sendable {
         // A browser page from an origin not allowed is refused at the handshake (403), before
         // anything of the session is spent on it.
         let admission: HTTPRouter.WebSocketAdmission = { request in
-            guard let origin = request.headers["Origin"], !Self.allows(origin: origin, host: request.headers["Host"], configuration) else { return nil }
+            guard let origin = request.foreignOrigin(allowing: configuration.allowedOrigins) else { return nil }
             configuration.log(ServiceLogEntry(at: wallClock(), session: "", event: "connection.refused", fields: ["code": "forbidden-origin", "origin": origin]).jsonLine)
             return .error(.forbidden, message: "origin \(origin) is not allowed (serve --allow-origin)")
         }
@@ -213,14 +213,6 @@ public final class GroupServer: Sendable {
         }
         configuration.moreRoutes(&router)
         return router
-    }
-
-    /// Whether a WebSocket handshake's `Origin` may connect: one of the allowed origins, or the
-    /// server's own (a page it serves; native clients name the server they connect to).
-    static func allows(origin: String, host: String?, _ configuration: Configuration) -> Bool {
-        if configuration.allowedOrigins.contains(origin) { return true }
-        guard let host else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
     enum DriverInput: Sendable {
