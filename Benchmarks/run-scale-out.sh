@@ -152,6 +152,33 @@ for line in open(sys.argv[1]):
 
 printf '%-10s %8s %9s %9s %9s %9s %9s %8s %10s %10s %10s %s\n' pass joined fanout_p50 fanout_p95 fanout_p99 ack_p99 acked lost \
     cpu_us/p/s rss_KiB/p resumed checks
+# server_metrics LABEL PID PORT: what a server still running says of its turns, from /metrics.
+server_metrics() {
+    kill -0 "$2" 2>/dev/null || return 0
+    curl -s --max-time 20 "http://127.0.0.1:$3/metrics" | python3 -c '
+import sys
+label = sys.argv[1]
+values = {}
+for line in sys.stdin:
+    if line.startswith("#") or " " not in line:
+        continue
+    key, value = line.rsplit(" ", 1)
+    values[key] = float(value)
+def get(key):
+    return values.get(key, 0)
+commits = get("interlude_group_store_commit_seconds_count")
+mean = get("interlude_group_store_commit_seconds_sum") / commits * 1000 if commits else 0
+events = get("interlude_group_events_total")
+conflicts = get("interlude_group_store_conflicts_total")
+failures = get("interlude_group_store_failures_total")
+remote = get("interlude_group_remote_changes_total")
+slow = get("interlude_group_slow_consumers_total")
+print(f"   server {label}: {commits:.0f} commits (mean {mean:.2f} ms), {events:.0f} events, {conflicts:.0f} turns run again "
+      f"after a conflict, {failures:.0f} failed commits, {remote:.0f} remote changes taken in, {slow:.0f} slow consumers closed",
+      file=sys.stderr)
+' "$1" || true
+}
+
 # pass NAME: runs groupload against two fresh servers a and b (b through the relay) and reports.
 pass() {
     local name="$1" a_pid b_pid a_port b_port load_pid cpu_before cpu_after rss_a rss_b a_cpu redis_cpu_before redis_cpu_after status=0 check="-"
@@ -176,6 +203,8 @@ pass() {
         blip) say "   300 ms cut of server b's connections to Redis"; kill -USR1 "$relay_pid" ;;
     esac
     wait "$load_pid" && status=0 || status=$?
+    server_metrics a "$a_pid" "$a_port"
+    server_metrics b "$b_pid" "$b_port"
     # A killed server's CPU is what it had used at the kill.
     kill -0 "$a_pid" 2>/dev/null && a_cpu="$(cpu_seconds "$a_pid")"
     cpu_after="$(python3 -c "print($a_cpu + $(cpu_seconds "$b_pid"))")"

@@ -30,6 +30,9 @@ extension GroupServer {
         /// The web view's feeds, and their sockets.
         var views = ViewFeeds()
         var viewSockets: [ServiceConnectionID: WebSocketConnection] = [:]
+        /// Where the inputs come from (once running): a turn that met another process's commit
+        /// takes in the store's notices that arrived meanwhile before it tries again.
+        private var mailbox: DriverMailbox?
 
         init(core: GroupServiceCore, configuration: Configuration) {
             self.core = core
@@ -58,6 +61,7 @@ extension GroupServer {
         func nextDeadline() -> Duration? { core.nextDeadline() }
 
         func run(_ inputs: DriverMailbox) async {
+            mailbox = inputs
             for await _ in inputs.wakeups {
                 while true {
                     let turn = inputs.take()
@@ -90,7 +94,9 @@ extension GroupServer {
                     return
                 }
                 metrics.conflicts += 1
-                caughtUp += catchUp(sessions, at: GroupServer.wallClock())
+                let now = GroupServer.wallClock()
+                for case .store(let notice) in mailbox?.takeNotices() ?? [] { caughtUp += take(notice, at: now) }
+                caughtUp += catchUp(sessions, at: now)
             }
             perform(caughtUp)
             let middle = turn.count / 2
@@ -180,7 +186,14 @@ extension GroupServer {
                     if mayRetry, error.isConflict {
                         _ = core.takeWrites()
                         revocations = []
-                        return Set(writes.newSessions.map(\.id) + writes.events.map(\.session) + writes.participants.map(\.session) + writes.endedSessions)
+                        // The store names the session it found changed (it checks them in turn and
+                        // stops at the first): only that one is caught up, one round trip, not
+                        // every session the turn wrote (with hundreds in a turn under load, that
+                        // took longer than the turn). Another one changed too is found by the
+                        // next try.
+                        let written = Set(writes.newSessions.map(\.id) + writes.events.map(\.session) + writes.participants.map(\.session) + writes.endedSessions)
+                        if let session = error.conflictingSession, written.contains(session) { return [session] }
+                        return written
                     }
                     metrics.storeFailures += 1
                     configuration.log(ServiceLogEntry(at: now, session: "", event: "store.failed", fields: ["error": "\(error)"]).jsonLine)

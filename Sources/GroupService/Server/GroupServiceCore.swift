@@ -601,7 +601,9 @@ public struct GroupServiceCore: Sendable {
     /// intervals, are dropped (a lost participant may resume).
     public mutating func tick(at now: Duration) -> [Output] {
         var outputs: [Output] = []
-        for (id, connection) in connections.sorted(by: { $0.key < $1.key }) where connection.member == nil && now - connection.openedAt >= configuration.helloTimeout {
+        // The few overdue found first, then sorted: not every connection sorted at every tick.
+        let unwelcomed = connections.filter { _, connection in connection.member == nil && now - connection.openedAt >= configuration.helloTimeout }
+        for (id, _) in unwelcomed.sorted(by: { $0.key < $1.key }) {
             outputs += reject(id, code: .unauthorized, "no hello within \(configuration.helloTimeout)", closeCode: 1008, at: now)
             connections[id] = nil
         }

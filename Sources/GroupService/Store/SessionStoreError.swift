@@ -67,6 +67,15 @@ extension SessionStoreError {
         default: false
         }
     }
+
+    /// The session a conflict (``isConflict``) is about: the one the store found changed first.
+    public var conflictingSession: String? {
+        switch self {
+        case .versionGap(let session, _, _), .duplicateCommand(let session, _, _): session
+        case .duplicateSession(let session), .sessionEnded(let session), .unknownSession(let session): session
+        default: nil
+        }
+    }
 }
 
 public struct SQLiteFailure: Sendable, Hashable, CustomStringConvertible {
