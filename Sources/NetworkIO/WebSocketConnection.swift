@@ -47,6 +47,10 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
         var incoming = FIFO<WebSocketMessage>()
         var isReceivingPaused = false
         var receiver: (id: UInt64, continuation: CheckedContinuation<WebSocketMessage?, any Error>)?
+        /// Where received messages go instead, once ``deliver(to:)`` has handed over the queue.
+        var sink: (@Sendable (WebSocketMessage) -> Void)?
+        /// Whether ``deliver(to:)`` is handing the queue over (a second call is refused).
+        var isSinkRequested = false
         var closeRequest: (code: WebSocketCloseCode, reason: String)?
         var closeWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
         var nextWaiterID: UInt64 = 0
@@ -148,6 +152,41 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
             }
             receiver?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    /// Hands every received message to `sink` as it arrives, on the service thread, instead of
+    /// to ``messages`` (those already waiting are handed over first, in order, from the calling
+    /// thread; after that the service thread alone calls it). For a reader that only passes
+    /// messages on to a queue of its own: it saves waking a task for each message. `sink` must
+    /// return at once (never wait, never take a lock held across a wait); the receive queue's
+    /// back-pressure no longer applies, so it must not do more work per message than the peer
+    /// may be allowed to cause. The connection's end is then known from ``closed``. Call it once,
+    /// before any ``receive()``.
+    public func deliver(to sink: @escaping @Sendable (WebSocketMessage) -> Void) {
+        var resumeReceiving = false
+        var waiting = state.withLock { state -> [WebSocketMessage] in
+            precondition(!state.isSinkRequested && state.receiver == nil, "WebSocketConnection.deliver(to:) called twice, or beside a reader")
+            state.isSinkRequested = true
+            return state.incoming.removeAll()
+        }
+        // Hand over what waited, and what arrived meanwhile, until nothing is left: only then
+        // does the service thread take over, so that the order holds.
+        while true {
+            for message in waiting { sink(message) }
+            waiting = state.withLock { state -> [WebSocketMessage] in
+                let more = state.incoming.removeAll()
+                if more.isEmpty {
+                    state.sink = sink
+                    if state.isReceivingPaused {
+                        state.isReceivingPaused = false
+                        resumeReceiving = true
+                    }
+                }
+                return more
+            }
+            if waiting.isEmpty { break }
+        }
+        if resumeReceiving { loop.post(.webSocketResumeReceiving(id: id)) }
     }
 
     // MARK: Sending
@@ -417,18 +456,20 @@ public final class WebSocketConnection: Sendable, CustomStringConvertible {
     /// reader is `receiveQueueMessages` behind.
     func loopDeliver(_ message: WebSocketMessage) -> Bool {
         let limit = configuration.receiveQueueMessages
-        let (receiver, pause) = state.withLock { state -> (CheckedContinuation<WebSocketMessage?, any Error>?, Bool) in
+        let (receiver, sink, pause) = state.withLock { state -> (CheckedContinuation<WebSocketMessage?, any Error>?, (@Sendable (WebSocketMessage) -> Void)?, Bool) in
+            if let sink = state.sink { return (nil, sink, false) }
             if let receiver = state.receiver {
                 state.receiver = nil
-                return (receiver.continuation, false)
+                return (receiver.continuation, nil, false)
             }
             state.incoming.append(message)
             if state.incoming.count >= limit, !state.isReceivingPaused {
                 state.isReceivingPaused = true
-                return (nil, true)
+                return (nil, nil, true)
             }
-            return (nil, false)
+            return (nil, nil, false)
         }
+        sink?(message)
         receiver?.resume(returning: message)
         return pause
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkIO
+import Synchronization
 import Testing
 
 @Suite("WebSocket over loopback")
@@ -192,6 +193,41 @@ struct WebSocketTests {
             #expect(sent.value == total)
             #expect(try await withTimeout { try await client.receive() } == .text("\(total)"))
             await client.close()
+        }
+    }
+
+    @Test("a sink takes over the received messages: those that waited first, in order, then the rest as they come, and reading paused at the queue bound resumes")
+    func sinkDelivery() async throws {
+        let total = 300
+        let configuration = WebSocketConfiguration(receiveQueueMessages: 4, pingInterval: nil)
+        let opened = Signal<WebSocketConnection>()
+        let handOver = Signal<Void>()
+        let received = Mutex<[String]>([])
+        let ended = Signal<WebSocketClose>()
+        var router = HTTPRouter()
+        router.webSocket("/sink", configuration: configuration) { connection in
+            opened.send(connection)
+            await handOver.value
+            connection.deliver { message in
+                guard case .text(let text) = message else { return }
+                received.withLock { $0.append(text) }
+            }
+            ended.send(await connection.closed)
+        }
+        try await withServer(router) { _, port in
+            let client = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/sink")
+            let sender = Task {
+                for index in 0..<total { try await client.send(.text("\(index)")) }
+            }
+            let serverSide = try await withTimeout { await opened.value }
+            // Nobody reads yet: the server stops reading at its queue bound.
+            #expect(try await eventually { serverSide.isReceivingPaused })
+            handOver.send(())
+            try await withTimeout { try await sender.value }
+            #expect(try await eventually { received.withLock { $0.count } == total })
+            #expect(received.withLock { $0 } == (0..<total).map { "\($0)" })
+            await client.close()
+            #expect(try await withTimeout { await ended.value }.code == .normalClosure)
         }
     }
 

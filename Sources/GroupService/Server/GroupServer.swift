@@ -154,19 +154,21 @@ public final class GroupServer: Sendable {
         }
         router.webSocket("/group", configuration: webSocket, admission: admission) { connection in
             let id = Self.nextConnection.add(1, ordering: .relaxed).oldValue
-            // The driver writes to the connection itself (never waiting on it); this task reads.
+            // The driver writes to the connection itself (never waiting on it). What it receives
+            // goes straight from the service thread into the driver's mailbox (which only queues
+            // it): no task wakes for each message; this one waits for the end.
             inputs.yield(.opened(id, connection))
-            do {
-                for try await message in connection.messages {
-                    switch message {
-                    case .text(let text): inputs.yield(.text(id, text))
-                    case .binary: inputs.yield(.binary(id))
-                    }
+            connection.deliver { message in
+                switch message {
+                case .text(let text): inputs.yield(.text(id, text))
+                case .binary: inputs.yield(.binary(id))
                 }
-            } catch WebSocketError.closed(let close) where close.isLocal && close.code == .messageTooBig {
+            }
+            let close = await connection.closed
+            if close.isLocal && close.code == .messageTooBig {
                 // NetworkIO closed it with 1009 before the message was whole.
                 inputs.yield(.tooBig(id, close.reason))
-            } catch {}
+            }
             inputs.yield(.closed(id))
         }
         // The web view: a page, and the feed it opens (docs/group-protocol.md, "The web view").
