@@ -228,12 +228,22 @@ extension GroupServer {
         }
 
         private func perform(_ outputs: [GroupServiceCore.Output]) {
+            // An event fanned out to a session comes as one send per member, one after another:
+            // it is encoded once.
+            var encoded: (message: SessionServerMessage, text: String)?
             for output in outputs {
                 switch output {
                 case .send(let connection, let message):
                     guard let socket = sockets[connection] else { continue }
                     metrics.sent(message)
-                    switch socket.trySend(.text(ServiceWire.encode(message))) {
+                    let text: String
+                    if let encoded, encoded.message == message {
+                        text = encoded.text
+                    } else {
+                        text = ServiceWire.encode(message)
+                        encoded = (message, text)
+                    }
+                    switch socket.trySend(.text(text)) {
                     case .queued:
                         break
                     case .full:
