@@ -201,7 +201,7 @@ struct RoutePattern: Sendable, CustomStringConvertible {
 
     /// The path's non-empty segments: `/a//b/` has two.
     static func segments(of path: some StringProtocol) -> [Substring] {
-        Substring(path).split(separator: "/", omittingEmptySubsequences: true)
+        PathSegments.split(Substring(path), omittingEmpty: true)
     }
 
     /// The parameters if `path` matches, else `nil`. O(segments).
@@ -211,15 +211,47 @@ struct RoutePattern: Sendable, CustomStringConvertible {
             switch segment {
             case .tail(let name):
                 guard index < path.count else { return nil }
-                parameters[name] = path[index...].joined(separator: "/")
+                parameters[name] = Self.joined(path[index...])
                 return parameters
             case .literal(let text):
-                guard index < path.count, path[index] == text else { return nil }
+                guard index < path.count, path[index].utf8.elementsEqual(text.utf8) else { return nil }
             case .parameter(let name):
                 guard index < path.count else { return nil }
                 parameters[name] = String(path[index])
             }
         }
         return path.count == segments.count ? parameters : nil
+    }
+
+    /// The segments joined with `/`: when one `/` separates each from the next in the path they
+    /// came from (the usual case), that stretch of the path as it is.
+    private static func joined(_ segments: ArraySlice<Substring>) -> String {
+        guard let first = segments.first, let last = segments.last else { return "" }
+        let whole = first.base[first.startIndex..<last.endIndex]
+        let contiguous = segments.reduce(segments.count - 1) { $0 + $1.utf8.count }
+        if whole.utf8.count == contiguous { return String(whole) }
+        return segments.joined(separator: "/")
+    }
+}
+
+/// Splitting a path at its `/` bytes (RFC 3986 §3.3 defines segments on the characters of the
+/// target, not on grapheme clusters), without walking `Character`s.
+package enum PathSegments {
+    /// The stretches of `text` between `/`s, in order; `omittingEmpty` drops the empty ones
+    /// (`/a//b/` has two non-empty segments and five in all). O(n).
+    package static func split(_ text: Substring, omittingEmpty: Bool) -> [Substring] {
+        let bytes = text.utf8
+        var segments: [Substring] = []
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                if !omittingEmpty || start != index { segments.append(text[start..<index]) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if !omittingEmpty || start != index { segments.append(text[start..<index]) }
+        return segments
     }
 }

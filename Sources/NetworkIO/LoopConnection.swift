@@ -23,6 +23,8 @@ final class LoopConnection {
     var gatePeekedBytes = 0
     /// Whether the gate answered the request itself: lws's own handling of it is cut short.
     var isRefusedAtGate = false
+    /// The peer's address, once a request asked for it.
+    var remoteAddress: String?
 
     init(id: UInt64, wsi: OpaquePointer?) {
         self.id = id

@@ -126,7 +126,7 @@ extension LoopDriver {
         let pathBytes = uri.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(uriLength))) } ?? Array("/".utf8)
         let path = String(decoding: pathBytes, as: UTF8.self)
         let headers = Self.requestHeaders(of: wsi)
-        let remoteAddress = Self.remoteAddress(of: wsi)
+        let remoteAddress = remoteAddress(of: connection, wsi)
         var refusal = Self.requestCheck(of: wsi, pathBytes: pathBytes, headers: headers).refusal
         if refusal == nil, method.rawValue == "CONNECT" {
             refusal = HTTPRequestCheck.connectRefusal
@@ -370,25 +370,64 @@ extension LoopDriver {
         }
         if isDraining { exchange.closesConnection = true }
 
-        var head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        // The header block is written as bytes, the fixed lines from constants: no `String` is
+        // built per response.
+        var head: [UInt8] = []
+        head.reserveCapacity(Self.headBytesEstimate(headers))
+        head.append(contentsOf: Self.statusLinePrefix)
+        Self.appendDecimal(Int64(status.code), to: &head)
+        head.append(UInt8(ascii: " "))
+        head.append(contentsOf: status.reasonPhrase.utf8)
+        head.append(contentsOf: Self.lineEnd)
         for field in headers where !Self.isManagedHeader(field.name) {
-            head += "\(field.name): \(field.value)\r\n"
+            head.append(contentsOf: field.name.utf8)
+            head.append(contentsOf: Self.fieldSeparator)
+            head.append(contentsOf: field.value.utf8)
+            head.append(contentsOf: Self.lineEnd)
         }
-        if !hasNoBody { head += "Content-Length: \(contentLength)\r\n" }
-        head += "Date: \(httpDate())\r\n"
+        if !hasNoBody {
+            head.append(contentsOf: Self.contentLengthPrefix)
+            Self.appendDecimal(contentLength, to: &head)
+            head.append(contentsOf: Self.lineEnd)
+        }
+        head.append(contentsOf: httpDateLine())
         if server?.configuration.isCORSEnabled == true, !headers.contains("Access-Control-Allow-Origin") {
-            head += "Access-Control-Allow-Origin: *\r\n"
-            head += "Access-Control-Expose-Headers: Content-Length, Content-Range, Accept-Ranges, Date\r\n"
+            head.append(contentsOf: Self.corsLines)
         }
-        if exchange.closesConnection { head += "Connection: close\r\n" }
-        head += "\r\n"
-        return HTTPOutput(head: Array(head.utf8), body: body, status: status.code, error: error)
+        if exchange.closesConnection { head.append(contentsOf: Self.connectionCloseLine) }
+        head.append(contentsOf: Self.lineEnd)
+        return HTTPOutput(head: head, body: body, status: status.code, error: error)
     }
 
-    /// Headers the server sets itself, whatever a handler says.
+    private static let statusLinePrefix = Array("HTTP/1.1 ".utf8)
+    private static let lineEnd = Array("\r\n".utf8)
+    private static let fieldSeparator = Array(": ".utf8)
+    private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+    private static let corsLines = Array(
+        "Access-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: Content-Length, Content-Range, Accept-Ranges, Date\r\n".utf8
+    )
+    private static let connectionCloseLine = Array("Connection: close\r\n".utf8)
+
+    /// Room for the header block: the handler's fields plus the lines the server adds.
+    private static func headBytesEstimate(_ headers: HTTPHeaders) -> Int {
+        headers.reduce(256) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// Appends the decimal digits of `value` (a small string: nothing is allocated).
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Headers the server sets itself, whatever a handler says. The length is looked at first,
+    /// so most fields are passed over without comparing their names.
     private static func isManagedHeader(_ name: String) -> Bool {
-        HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
-            || HTTPHeaders.namesMatch(name, "Connection") || HTTPHeaders.namesMatch(name, "Date")
+        switch name.utf8.count {
+        case 4: HTTPHeaders.namesMatch(name, "Date")
+        case 10: HTTPHeaders.namesMatch(name, "Connection")
+        case 14: HTTPHeaders.namesMatch(name, "Content-Length")
+        case 17: HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+        default: false
+        }
     }
 
     func onHTTPWritable(_ wsi: OpaquePointer) -> Int32 {

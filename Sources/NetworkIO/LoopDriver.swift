@@ -34,7 +34,7 @@ final class LoopDriver {
     let sendBuffer: UnsafeMutableRawPointer
     /// Where the gate peeks at a connection's first bytes (`gatePeekBytes`).
     let gatePeekBuffer: UnsafeMutableRawPointer
-    private var dateCache: (second: Int, value: String) = (-1, "")
+    private var dateCache: (second: Int, line: [UInt8]) = (-1, [])
 
     static let headroom = interlude_lws_pre()
     static let sendChunkBytes = 64 * 1024
@@ -457,10 +457,10 @@ final class LoopDriver {
 
     // MARK: Helpers
 
-    /// The `Date` header value for now, formatted once per second (RFC 9110 §5.6.7).
-    func httpDate() -> String {
+    /// The `Date` header line for now (`Date: …\r\n`), formatted once per second (RFC 9110 §5.6.7).
+    func httpDateLine() -> [UInt8] {
         let now = time(nil)
-        if now == dateCache.second { return dateCache.value }
+        if now == dateCache.second { return dateCache.line }
         var seconds = now
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -469,8 +469,17 @@ final class LoopDriver {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let value = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-        dateCache = (now, value)
-        return value
+        dateCache = (now, Array("Date: \(value)\r\n".utf8))
+        return dateCache.line
+    }
+
+    /// The peer's address, looked up on the connection's first request and kept for the others
+    /// (it cannot change while the connection lasts; the look-up is a system call).
+    func remoteAddress(of connection: LoopConnection, _ wsi: OpaquePointer) -> String {
+        if let known = connection.remoteAddress { return known }
+        let address = Self.remoteAddress(of: wsi)
+        connection.remoteAddress = address
+        return address
     }
 
     /// The peer's address.

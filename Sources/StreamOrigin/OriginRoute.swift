@@ -1,3 +1,5 @@
+import NetworkIO
+
 /// The resource a request target names (the URL layout is on ``Origin``), with its path
 /// parameters and query items decoded.
 enum OriginRoute: Sendable, Hashable {
@@ -33,7 +35,7 @@ enum OriginRoute: Sendable, Hashable {
             return
         }
         var components: [String] = []
-        for component in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        for component in PathSegments.split(path.dropFirst(), omittingEmpty: false) {
             guard !component.isEmpty, component != ".", component != ".." else {
                 throw OriginError(.malformedRequest, "the path \"\(path)\" has an empty, '.' or '..' segment")
             }

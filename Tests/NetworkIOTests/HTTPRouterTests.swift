@@ -37,6 +37,15 @@ struct HTTPRouterTests {
         #expect(parameters(router.match(.get, path: "/assets")) == nil)
     }
 
+    @Test("a tail parameter drops empty segments, and a segment is split only at '/'")
+    func tailSegments() {
+        #expect(parameters(router.match(.get, path: "/assets//a//b/c.json/")) == ["rest": "a/b/c.json"])
+        #expect(parameters(router.match(.get, path: "/assets/a/b")) == ["rest": "a/b"])
+        // A combining mark after '/' makes one Character of the two, but the path is still split there.
+        #expect(parameters(router.match(.get, path: "/assets/\u{301}x/y")) == ["rest": "\u{301}x/y"])
+        #expect(parameters(router.match(.get, path: "/vod/\u{301}/viewer/main.m3u8")) == ["stream": "\u{301}", "viewer": "viewer"])
+    }
+
     @Test("a GET route answers HEAD too")
     func headFallsBackToGet() {
         #expect(parameters(router.match(.head, path: "/vod/x/live.m3u8")) == ["stream": "x"])
