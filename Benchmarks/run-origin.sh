@@ -6,9 +6,12 @@
 #
 #   Benchmarks/run-origin.sh                         # about four minutes on 2 cores
 #   DURATION=5s ROUNDS=1 BASELINES=0 Benchmarks/run-origin.sh
+#   PLAYLIST=/live/channel/bob/main.m3u8 Benchmarks/run-origin.sh   # a live playlist
 #
 # Settings (environment): WRK_THREADS (1), WRK_CONNECTIONS (50), DURATION (10s), ROUNDS (3),
-# WS_COUNT (10000), BASELINES (1: also measure NetworkIO's file route and a constant handler).
+# WS_COUNT (10000), BASELINES (1: also measure NetworkIO's file route and a constant handler),
+# PLAYLIST (/vod/movie/bob/main.m3u8: the origin path measured; nginx serves the bytes it had
+# when the run began, so for a live path one window of it).
 # Progress goes to stderr; the table goes to stdout.
 set -euo pipefail
 
@@ -20,7 +23,7 @@ duration="${DURATION:-10s}"
 rounds="${ROUNDS:-3}"
 ws_count="${WS_COUNT:-10000}"
 baselines="${BASELINES:-1}"
-playlist_path="/vod/movie/bob/main.m3u8"
+playlist_path="${PLAYLIST:-/vod/movie/bob/main.m3u8}"
 
 say() { printf '%s\n' "$*" >&2; }
 fail() { say "run-origin: $*"; exit 1; }
@@ -132,8 +135,11 @@ nginx_pid=$started
 nginx_url="http://127.0.0.1:$nginx_port$playlist_path"
 for _ in $(seq 50); do curl -fsS -o "$work/from-nginx" "$nginx_url" 2>/dev/null && break; sleep 0.1; done
 cmp -s "$work/from-nginx" "$work/www$playlist_path" || fail "nginx does not serve the playlist's bytes"
-curl -fsS -o "$work/from-origin" "$origin_url"
-cmp -s "$work/from-origin" "$work/www$playlist_path" || fail "the origin's playlist changed between two requests"
+case $playlist_path in
+    /live/*) ;; # its window moves with every segment published: nginx serves the one fetched above
+    *) curl -fsS -o "$work/from-origin" "$origin_url"
+       cmp -s "$work/from-origin" "$work/www$playlist_path" || fail "the origin's playlist changed between two requests" ;;
+esac
 playlist_bytes="$(wc -c <"$work/www$playlist_path")"
 
 targets=(nginx interlude)
@@ -300,13 +306,16 @@ if [[ "$baselines" == 1 ]]; then
     row "  NetworkIO constant handler, $ws_count WS held" "constant+ws" >/dev/null
 fi
 echo
-awk -v a="$interlude_rps" -v b="$nginx_rps" 'BEGIN {
-    r = a / b; printf "interlude / nginx = %.2f (target >= 0.50: %s)\n", r, (r >= 0.5 ? "met" : "MISSED") }'
+# The targets: 1.0x nginx's requests per second for a VOD playlist, 0.7x for a live one (which
+# changes with every segment published).
+case $playlist_path in /live/*) target=0.70 ;; *) target=1.00 ;; esac
+awk -v a="$interlude_rps" -v b="$nginx_rps" -v t="$target" 'BEGIN {
+    r = a / b; printf "interlude / nginx = %.2f (target >= %.2f: %s)\n", r, t, (r >= t ? "met" : "MISSED") }'
 awk -v a="$ws_rps" -v n="$ws_count" 'BEGIN {
     printf "HTTP with %d WebSockets held: %.0f req/s (target >= 20000: %s)\n", n, a, (a >= 20000 ? "met" : "MISSED") }'
 echo "CPU us/req: the server process's CPU time (all threads; nginx: master and worker) over the requests wrk completed, in the median run."
 echo "WebSockets on the origin: $origin_ws_summary"
 if [[ "$baselines" == 1 ]]; then
     echo "WebSockets on the baseline: $baseline_ws_summary"
-    echo "Origin.respond alone for $playlist_path, one thread, no network: $render_median us median ($render_min us best); a VOD playlist is rendered once per viewer and kept, live ones on every request"
+    echo "Origin.respond alone for $playlist_path, one thread, no network: $render_median us median ($render_min us best); a VOD playlist is rendered once per viewer and kept, a live one once per segment published"
 fi

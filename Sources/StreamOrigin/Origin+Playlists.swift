@@ -33,6 +33,23 @@ extension Origin {
         }
     }
 
+    /// How many segments of live stream `streamID` are published for `viewerID` at `now`: the
+    /// version of its media playlist, which is the same for every `now` until the next segment is
+    /// published (``mediaPlaylist(kind:streamID:viewerID:at:deltaUpdate:)`` depends on `now` through
+    /// this count alone).
+    ///
+    /// - Throws: ``OriginError`` for an unknown live stream or viewer (404).
+    /// - Complexity: O(1).
+    package func livePublishedCount(streamID: String, viewerID: String, at now: PlaylistDate) throws(OriginError) -> Int {
+        let stream = try stream(streamID, kind: .live)
+        let viewer = try decisions.viewer(viewerID)
+        guard case .live(let live) = stream.timing else {
+            throw OriginError(.unknownStream, "stream \"\(streamID)\" has no live timing")
+        }
+        let layout = LiveLayout(stream: stream, live: live, grid: grids[stream.id]!, viewer: viewer, decisions: decisions)
+        return layout.availableCount(elapsed: now.timeIntervalSince(startDate(of: live)))
+    }
+
     /// An ad's own VOD media playlist, the asset an asset list points at: its segments with their
     /// measured durations, relative URIs `0.ts`, `1.ts`, ….
     ///

@@ -49,8 +49,14 @@ extension Origin {
             func render() throws(OriginError) -> [UInt8] {
                 try mediaPlaylist(kind: kind, streamID: stream, viewerID: viewer, at: now, deltaUpdate: deltaUpdate).canonicalBytes()
             }
-            // A VOD playlist depends on the stream and the viewer only; a live one on the clock too.
-            let body = kind == .vod ? try rendered.bytes(for: "vod/\(stream)/\(viewer)", render: render) : try render()
+            // A VOD playlist depends on the stream and the viewer only; a live one on the clock too,
+            // through how many segments are published, so it is kept until the next one is.
+            let body = switch kind {
+            case .vod: try rendered.bytes(for: "vod/\(stream)/\(viewer)", render: render)
+            case .live:
+                try rendered.bytes(for: "live/\(stream)/\(viewer)/\(deltaUpdate ? "delta" : "whole")",
+                                   version: try livePublishedCount(streamID: stream, viewerID: viewer, at: now), render: render)
+            }
             return Self.ok(OriginResponse.playlistContentType, cache: kind == .live ? "no-cache" : "max-age=60", body)
         case .multivariantPlaylist(let kind, let stream, let viewer):
             let body = try rendered.bytes(for: "multivariant/\(kind)/\(stream)/\(viewer)") { () throws(OriginError) -> [UInt8] in
