@@ -131,8 +131,12 @@ public final class GStreamerPipeline: @unchecked Sendable {
     public var rate: Double { state.withLock { $0.rate } }
 
     /// The position the pipeline reports (`gst_element_query_position`): the stream time, clock
-    /// interpolated between frames, to the nanosecond; `nil` before preroll.
+    /// interpolated between frames, to the nanosecond; `nil` before preroll. While a seek is in
+    /// flight (until its ``PipelineMessage/asyncDone(seek:)``), the seek's target: a flushing
+    /// pipeline reports the old position, none, or 0 until the first frame at the target is
+    /// ready, and the target is where it is going (what a player shows while it seeks).
     public var position: MediaTime? {
+        if let target = seeks.targetInFlight { return target }
         var nanoseconds: gint64 = 0
         guard gst_element_query_position(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else { return nil }
         return MediaTime(value: Int64(nanoseconds), timescale: 1_000_000_000)
@@ -176,6 +180,7 @@ public final class GStreamerPipeline: @unchecked Sendable {
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         let seek = SeekID(sequenceNumber: gst_util_seqnum_next())
         _ = cgstreamer_post_seek_marker(element, seek.sequenceNumber)
+        seeks.starting(seek, target: MediaTime(value: Int64(nanoseconds), timescale: 1_000_000_000))
         let accepted = gst_element_seek(
             element, rate, GST_FORMAT_TIME, flags,
             GST_SEEK_TYPE_SET, gint64(nanoseconds), GST_SEEK_TYPE_NONE, gint64(bitPattern: CGSTREAMER_CLOCK_TIME_NONE)

@@ -1,3 +1,4 @@
+import MediaTime
 import Synchronization
 
 /// Which ASYNC_DONE finishes which seek. GStreamer 1.22's playbin3 does not give the seek's
@@ -10,6 +11,8 @@ final class SeekLedger: Sendable {
         var awaiting: SeekID?
         /// Seeks refused before their marker came through.
         var refused: Set<SeekID> = []
+        /// The last seek made and its target, until its ASYNC_DONE or its refusal.
+        var inFlight: (seek: SeekID, target: MediaTime)?
     }
 
     private let state = Mutex(State())
@@ -21,9 +24,21 @@ final class SeekLedger: Sendable {
         }
     }
 
+    /// `seek`, to `target`, is about to be made (after its marker is posted, before
+    /// `gst_element_seek`): until it is done or refused, it is the seek in flight.
+    func starting(_ seek: SeekID, target: MediaTime) {
+        state.withLock { $0.inFlight = (seek, target) }
+    }
+
+    /// The target of the seek in flight: made and neither done nor refused yet.
+    var targetInFlight: MediaTime? {
+        state.withLock { $0.inFlight?.target }
+    }
+
     /// `seek` was refused, so no ASYNC_DONE will finish it.
     func refused(_ seek: SeekID) {
         state.withLock { state in
+            if state.inFlight?.seek == seek { state.inFlight = nil }
             if state.awaiting == seek {
                 state.awaiting = nil
             } else {
@@ -36,6 +51,7 @@ final class SeekLedger: Sendable {
     func asyncDone() -> SeekID? {
         state.withLock { state in
             defer { state.awaiting = nil }
+            if let done = state.awaiting, state.inFlight?.seek == done { state.inFlight = nil }
             return state.awaiting
         }
     }

@@ -51,7 +51,11 @@ struct GStreamerPipelineHLSTests {
             // seek was asked for (the flush, the preroll, the message's way here).
             let clock = ContinuousClock()
             let asked = clock.now
-            let seek = try pipeline.seek(to: try #require(MediaTime(seconds: 13.37)))
+            let target = try #require(MediaTime(seconds: 13.37))
+            let seek = try pipeline.seek(to: target)
+            // Until the seek is done the position is where it goes, not the old one (nor the 0 a
+            // flushing playbin3 may report).
+            #expect(pipeline.position == target.converted(toTimescale: 1_000_000_000))
             try await messages.asyncDone(seek)
             let position = try #require(Self.seconds(pipeline.position))
             let since = Double((clock.now - asked) / .milliseconds(1)) / 1000
