@@ -59,6 +59,7 @@ say "== packages and tools (scripts/bootstrap --bench --load)"
 "$root/scripts/bootstrap" --bench --load >&2
 tools="$root/Benchmarks/.build/tools"
 [[ -x $tools/groupload ]] || fail "no $tools/groupload (scripts/bootstrap --load builds it)"
+[[ -x $tools/tcprelay ]] || fail "no $tools/tcprelay (scripts/bootstrap --load builds it)"
 if [[ ${BUILD:-1} != 0 ]]; then
     say "== building interlude (release)"
     (cd "$root" && nice -n 10 swift build -c release --product interlude >&2)
@@ -122,7 +123,7 @@ redis_pid=$started
 for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 redis-cli -p "$redis_port" ping >/dev/null || fail "redis-server did not start"
 relay_port="$(free_port)"
-start relay python3 "$benchmarks/tools/scaleout/tcprelay.py" "$relay_port" "$redis_port" 300
+start relay "$tools/tcprelay" "$relay_port" "$redis_port" 300
 relay_pid=$started
 wait_for "$work/relay.out" relaying 10 "$relay_pid"
 
@@ -181,7 +182,7 @@ print(f"   server {label}: {commits:.0f} commits (mean {mean:.2f} ms), {events:.
 
 # pass NAME: runs groupload against two fresh servers a and b and reports. In the blip pass b reaches
 # Redis through the relay, which cuts it; in the others both connect to Redis directly, so the
-# figures are the servers' and not the relay's (a Python process copying every byte b exchanges
+# figures are the servers' and not the relay's (a process copying every byte b exchanges
 # with Redis, on the same 2 cores).
 pass() {
     local name="$1" a_pid b_pid a_port b_port b_redis_port="$redis_port" load_pid cpu_before cpu_after rss_a rss_b a_cpu redis_cpu_before redis_cpu_after relay_cpu_before status=0 check="-"
