@@ -47,7 +47,14 @@ extension Origin {
             throw OriginError(.unknownStream, "stream \"\(streamID)\" has no live timing")
         }
         let layout = LiveLayout(stream: stream, live: live, grid: grids[stream.id]!, viewer: viewer, decisions: decisions)
-        return layout.availableCount(elapsed: now.timeIntervalSince(startDate(of: live)))
+        return publishedCount(of: layout, live: live, at: now)
+    }
+
+    /// How many segments of `layout` are published at `now`: the only way a live media playlist
+    /// depends on the clock (``livePublishedCount(streamID:viewerID:at:)`` and the rendering both
+    /// count through here, so a kept rendering cannot disagree with a fresh one).
+    private func publishedCount(of layout: LiveLayout, live: OriginConfiguration.Live, at now: PlaylistDate) -> Int {
+        layout.availableCount(elapsed: now.timeIntervalSince(startDate(of: live)))
     }
 
     /// An ad's own VOD media playlist, the asset an asset list points at: its segments with their
@@ -149,7 +156,7 @@ extension Origin {
                               grid: StreamGrid, target: Int, now: PlaylistDate, deltaUpdate: Bool) throws(OriginError) -> MediaPlaylist {
         let layout = LiveLayout(stream: stream, live: live, grid: grid, viewer: viewer, decisions: decisions)
         let start = startDate(of: live)
-        let count = layout.availableCount(elapsed: now.timeIntervalSince(start))
+        let count = publishedCount(of: layout, live: live, at: now)
         guard count > 0 else {
             throw OriginError(
                 .notYetAvailable,
