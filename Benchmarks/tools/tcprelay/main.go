@@ -10,6 +10,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -145,10 +146,14 @@ func main() {
 	for {
 		conn, err := listener.AcceptTCP()
 		if err != nil {
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return // SIGTERM or SIGINT closed it
 			}
-			os.Exit(0)
+			// Out of descriptors, or a connection reset before it was accepted: say so and go on,
+			// rather than end the relay as if it had been asked to stop.
+			fmt.Fprintf(os.Stderr, "tcprelay: accept: %v\n", err)
+			time.Sleep(10 * time.Millisecond)
+			continue
 		}
 		go r.serve(conn)
 	}
